@@ -1,0 +1,5 @@
+import sys
+
+from catalog_inspector.main import main
+
+sys.exit(main())

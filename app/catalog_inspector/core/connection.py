@@ -1,0 +1,188 @@
+"""Connecting to one server (stdio, Streamable HTTP, legacy SSE) and sending raw requests.
+
+A `Connection` is published only after the handshake succeeded. It records the
+negotiated protocol version, server info and capabilities exactly as the server
+sent them, and sends list and call requests *raw*: the inspector shows what the
+server sent, so results bypass the SDK's per-session tool cache (its silent
+re-listing, its output-schema check and its filtering of tools) while keeping
+its per-version validation of the response shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+import httpx2
+import mcp_types as types
+from mcp.client._probe import negotiate_auto  # the SDK's discover-else-initialize policy (Client mode="auto")
+from mcp.client.session import ClientSession, IncomingMessage
+from mcp.client.sse import sse_client
+from mcp.client.streamable_http import streamable_http_client
+from pydantic import TypeAdapter
+
+from catalog_inspector import __version__
+from catalog_inspector.core.config import Limits, ServerSpec
+from catalog_inspector.core.errors import CatalogError, ErrorKind, classify, make_error
+from catalog_inspector.core.stdio import Faults, ServerLog, bounded_stdio_client
+
+__all__ = ["Connection", "Notification", "connect"]
+
+_RAW: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
+CLIENT_INFO = types.Implementation(name="mcp-catalog-inspector", version=__version__)
+
+Notification = Callable[[str], None]
+"""Receives the method of each server notification (e.g. `notifications/tools/list_changed`)."""
+
+
+@dataclass
+class Connection:
+    """A live, handshaken session with one server.
+
+    Attributes:
+        spec: how the server was reached.
+        session: the SDK session (owned by the task that entered `connect`).
+        log: the server's stderr (stdio only), bounded.
+        faults: transport faults; the first one explains a closed stream.
+        pid: the server process id (stdio only).
+    """
+
+    spec: ServerSpec
+    session: ClientSession
+    log: ServerLog
+    faults: Faults
+    pid: int | None = None
+    server_info: dict[str, Any] = field(default_factory=dict)
+    capabilities: dict[str, Any] = field(default_factory=dict)
+    instructions: str | None = None
+
+    @property
+    def protocol_version(self) -> str:
+        return self.session.protocol_version or ""
+
+    async def request(self, request: Any, timeout: float | None = None) -> dict[str, Any]:
+        """Send one request and return its result as the server sent it (wire JSON, camelCase).
+
+        Raises:
+            CatalogError: classified; a transport fault (garbage on the wire, an
+                oversized line, a process exit) takes precedence over the
+                "connection closed" it causes.
+        """
+        try:
+            return await self.session.send_request(request, _RAW, request_read_timeout_seconds=timeout)
+        except Exception as exc:
+            if self.faults.first is not None:
+                raise self.faults.first from exc
+            raise classify(exc) from exc
+
+    def check_faults(self) -> None:
+        """Raise the first transport fault, if any (a garbage line can arrive between pages)."""
+        if self.faults.first is not None:
+            raise self.faults.first
+
+
+def _dump(model: Any) -> dict[str, Any]:
+    if model is None:
+        return {}
+    result: dict[str, Any] = model.model_dump(by_alias=True, mode="json", exclude_none=True)
+    return result
+
+
+def _transport(
+    spec: ServerSpec,
+    limits: Limits,
+    log: ServerLog,
+    faults: Faults,
+    on_spawn: Callable[[int], None],
+    on_exit: Callable[[int], None] | None,
+) -> AbstractAsyncContextManager[Any]:
+    if spec.transport == "stdio":
+        return bounded_stdio_client(
+            spec, max_line_bytes=limits.max_page_bytes, log=log, faults=faults, on_spawn=on_spawn, on_exit=on_exit
+        )
+    if spec.transport == "sse":
+        return sse_client(
+            spec.url, headers=dict(spec.headers), timeout=limits.request_timeout, sse_read_timeout=limits.deadline
+        )
+    http = httpx2.AsyncClient(
+        headers=dict(spec.headers),
+        timeout=httpx2.Timeout(limits.request_timeout, read=max(limits.request_timeout, 300.0)),
+    )
+    return _with_client(http, streamable_http_client(spec.url, http_client=http, max_sse_event_size=limits.max_page_bytes))
+
+
+@asynccontextmanager
+async def _with_client(http: httpx2.AsyncClient, inner: AbstractAsyncContextManager[Any]) -> AsyncIterator[Any]:
+    async with http, inner as streams:
+        yield streams
+
+
+@asynccontextmanager
+async def connect(
+    spec: ServerSpec,
+    limits: Limits,
+    *,
+    on_notification: Notification | None = None,
+    log: ServerLog | None = None,
+    on_spawn: Callable[[int], None] | None = None,
+    on_exit: Callable[[int], None] | None = None,
+    timeout: float | None = None,
+) -> AsyncIterator[Connection]:
+    """Connect, negotiate the protocol era (discover, else initialize), yield a `Connection`.
+
+    Must be entered and exited by the same task. `timeout` bounds the handshake
+    (default: twice the request timeout). Raises `CatalogError` (classified).
+    """
+    log = log if log is not None else ServerLog()
+    faults = Faults()
+    pids: list[int] = []
+
+    def spawned(pid: int) -> None:
+        pids.append(pid)
+        if on_spawn is not None:
+            on_spawn(pid)
+
+    async def on_message(message: IncomingMessage) -> None:
+        if isinstance(message, Exception):
+            faults.report(make_error(ErrorKind.PROTOCOL, f"the server sent an unreadable message: {message}"))
+        elif on_notification is not None:
+            on_notification(str(message.method))
+
+    handshake = timeout if timeout is not None else limits.request_timeout * 2
+    try:
+        async with AsyncExitStack() as stack:
+            try:
+                read, write = await stack.enter_async_context(_transport(spec, limits, log, faults, spawned, on_exit))
+                session = await stack.enter_async_context(
+                    ClientSession(
+                        read,
+                        write,
+                        read_timeout_seconds=limits.request_timeout,
+                        message_handler=on_message,
+                        client_info=CLIENT_INFO,
+                    )
+                )
+                with anyio.fail_after(handshake):
+                    await negotiate_auto(session)
+            except TimeoutError as exc:
+                raise (faults.first or make_error(ErrorKind.TIMEOUT, f"no handshake within {handshake:g} s")) from exc
+            except Exception as exc:
+                raise (faults.first or classify(exc)) from exc
+            yield Connection(
+                spec=spec,
+                session=session,
+                log=log,
+                faults=faults,
+                pid=pids[0] if pids else None,
+                server_info=_dump(session.server_info),
+                capabilities=_dump(session.server_capabilities),
+                instructions=session.instructions,
+            )
+    except CatalogError:
+        raise
+    except Exception as exc:
+        # The transport's task group re-raises its own failure on exit, wrapped in groups.
+        raise (faults.first or classify(exc)) from exc

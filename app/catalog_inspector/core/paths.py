@@ -1,0 +1,22 @@
+"""Where the inspector's files live (platformdirs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import platformdirs
+
+__all__ = ["APP_NAME", "cache_dir", "user_config_file"]
+
+APP_NAME = "mcp-catalog-inspector"
+
+
+def user_config_file() -> Path:
+    """The user's server list: `<config dir>/servers.json` in the `mcpServers` shape."""
+    return Path(platformdirs.user_config_dir(APP_NAME)) / "servers.json"
+
+
+def cache_dir() -> Path:
+    path = Path(platformdirs.user_cache_dir(APP_NAME))
+    path.mkdir(parents=True, exist_ok=True)
+    return path

@@ -1,0 +1,62 @@
+"""Run the demo server: `python -m catalog_inspector.demo --mode MODE [--http | --sse]`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import anyio
+
+from catalog_inspector.demo.catalog import LIST_KINDS, MODES, Options
+from catalog_inspector.demo.server import DemoServer, serve_http, serve_stdio
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m catalog_inspector.demo", description=__doc__)
+    parser.add_argument("--mode", choices=MODES, default="normal")
+    parser.add_argument("--target", choices=LIST_KINDS, default="tools", help="the list the mode applies to")
+    parser.add_argument("--http", action="store_true", help="serve Streamable HTTP on 127.0.0.1")
+    parser.add_argument("--sse", action="store_true", help="serve legacy SSE on 127.0.0.1")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--legacy", action="store_true", help="stdio: answer server/discover with -32601, like a pre-2026 server")
+    parser.add_argument("--state", type=Path, help="file that keeps walk counts across processes")
+    parser.add_argument("--delay", type=float, default=0.5, help="seconds per page in slow mode")
+    parser.add_argument("--notify-count", type=int, default=3)
+    parser.add_argument("--tools", type=int, default=10_000, help="tool count in many mode")
+    parser.add_argument("--page-size", type=int, default=100, help="page size in many mode")
+    parser.add_argument("--huge-mb", type=float, default=6.0)
+    parser.add_argument("--pidfile", type=Path, help="append this process's pid (and its child's) here")
+    parser.add_argument("--spawn-child", action="store_true", help="start a long-lived grandchild process")
+    args = parser.parse_args(argv)
+    if args.spawn_child:
+        # A helper that outlives a polite shutdown unless its process group is killed.
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+        pids = [os.getpid(), child.pid]
+    else:
+        pids = [os.getpid()]
+    if args.pidfile is not None:
+        with args.pidfile.open("a") as handle:
+            handle.write("".join(f"{pid}\n" for pid in pids))
+    demo = DemoServer(
+        mode=args.mode,
+        target=args.target,
+        opts=Options(tools=args.tools, page_size=args.page_size, huge_mb=args.huge_mb),
+        delay=args.delay,
+        notify_count=args.notify_count,
+        state_file=args.state,
+    )
+    # list_changed notifications travel outside requests only in the handshake era.
+    legacy = args.legacy or args.mode == "notify"
+    if legacy and (args.http or args.sse):
+        parser.error("--legacy applies to stdio only")
+    if args.http or args.sse:
+        anyio.run(serve_http, demo, args.port, args.sse)
+    else:
+        anyio.run(serve_stdio, demo, legacy)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,306 @@
+"""A real MCP server (the SDK's lowlevel `Server`) whose catalog misbehaves on purpose.
+
+It is the project's test fixture and the demo the app ships with. Behaviour is
+chosen by a mode (see `catalog.MODES`) and is deterministic. Cursors are random
+opaque tokens mapped to pages server-side: stable for the same page within a
+catalog generation, rejected with -32602 when unknown or from an old generation.
+
+Walks are counted (a walk starts with a list request without a cursor); with
+`--state FILE` the count survives the process, so a stdio server spawned anew
+for every session still drifts, flakes or duplicates "on refresh".
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import secrets
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
+
+from catalog_inspector.demo.catalog import Options, Page, Plan, plan_for
+
+__all__ = ["DemoServer"]
+
+# Fields a 2026-07-28 result must carry; the SDK drops them on a handshake-era connection.
+_MODERN_FIELDS = {"ttlMs": 0, "cacheScope": "private", "resultType": "complete"}
+
+_RESULT_KEYS = {
+    "tools": "tools",
+    "resources": "resources",
+    "resource_templates": "resourceTemplates",
+    "prompts": "prompts",
+}
+
+
+@dataclass
+class _Cursor:
+    kind: str
+    page: int
+    walk: int
+    generation: int
+
+
+@dataclass
+class DemoServer:
+    """State of one demo server process: mode, walk counts, cursor table.
+
+    Attributes:
+        mode: one of `catalog.MODES`.
+        target: the list kind the mode applies to; the others behave normally.
+        state_file: where walk counts persist across processes (None: in memory).
+        wire: the protocol output, so the `garbage` mode can corrupt it.
+    """
+
+    mode: str
+    target: str = "tools"
+    opts: Options = field(default_factory=Options)
+    delay: float = 0.5
+    notify_count: int = 3
+    state_file: Path | None = None
+    wire: Any = None
+    generation: int = 0
+    _walks: dict[str, int] = field(default_factory=dict)
+    _cursors: dict[str, _Cursor] = field(default_factory=dict)
+    _tokens: dict[tuple[str, int, int, int], str] = field(default_factory=dict)
+
+    # -- walk counting ---------------------------------------------------
+    def _load_walks(self) -> dict[str, int]:
+        if self.state_file is None:
+            return self._walks
+        try:
+            data = json.loads(self.state_file.read_text())
+            return {str(k): int(v) for k, v in data.get("walks", {}).items()}
+        except (OSError, ValueError, AttributeError):
+            return {}
+
+    def _start_walk(self, kind: str) -> int:
+        walks = self._load_walks()
+        walk = walks.get(kind, 0)
+        walks[kind] = walk + 1
+        self._walks = walks
+        if self.state_file is not None:
+            tmp = self.state_file.with_suffix(".tmp")
+            tmp.write_text(json.dumps({"walks": walks}))
+            os.replace(tmp, self.state_file)
+        return walk
+
+    # -- cursors ---------------------------------------------------------
+    def _token(self, plan: Plan, kind: str, page: int, walk: int) -> str:
+        if page in plan.cursor_for:
+            token = plan.cursor_for[page]
+        else:
+            key = (kind, page, walk, self.generation)
+            token = self._tokens.get(key) or secrets.token_urlsafe(12)
+            self._tokens[key] = token
+        self._cursors[token] = _Cursor(kind, page, walk, self.generation)
+        return token
+
+    def _resolve(self, kind: str, cursor: str) -> _Cursor:
+        found = self._cursors.get(cursor)
+        if found is None or found.kind != kind:
+            raise MCPError(types.INVALID_PARAMS, f"unknown cursor for {kind}")
+        if found.generation != self.generation:
+            raise MCPError(types.INVALID_PARAMS, "cursor belongs to an old catalog generation; list again from the start")
+        return found
+
+    # -- serving ---------------------------------------------------------
+    def _mode_for(self, kind: str) -> str:
+        return self.mode if kind == self.target else "normal"
+
+    async def list_page(self, ctx: Any, kind: str, params: types.PaginatedRequestParams | None) -> dict[str, Any]:
+        cursor = params.cursor if params is not None else None
+        mode = self._mode_for(kind)
+        if cursor is None:
+            walk, index = self._start_walk(kind), 0
+        else:
+            found = self._resolve(kind, cursor)
+            walk, index = found.walk, found.page
+        plan = plan_for(mode, kind, walk, self.opts)
+        page = plan.page(index)
+        log(f"{kind} walk {walk} page {index} ({len(page.items)} items)")
+        await self._act(page, walk)
+        result: dict[str, Any] = {_RESULT_KEYS[kind]: page.items, **_MODERN_FIELDS}
+        if page.next is not None:
+            result["nextCursor"] = self._token(plan, kind, page.next, walk)
+        if page.action == "malformed":
+            await self._write_raw(ctx, result)
+        if page.action == "bump":
+            self.generation += 1
+            log(f"catalog changed: generation {self.generation}")
+        if mode == "notify" and page.next is None:
+            for _ in range(self.notify_count):
+                await ctx.session.send_tool_list_changed()
+        return result
+
+    async def _write_raw(self, ctx: Any, result: dict[str, Any]) -> None:
+        """Answer with a result the SDK's own server would refuse to send (it validates results).
+
+        The SDK then sends its own answer to the same id, which the client drops as a late duplicate.
+        """
+        if self.wire is None:
+            raise MCPError(types.INTERNAL_ERROR, "malformed mode needs the stdio transport")
+        frame = {"jsonrpc": "2.0", "id": ctx.request_id, "result": result}
+        await self.wire.write(json.dumps(frame) + "\n")
+        await self.wire.flush()
+        for key in ("tools", "resources", "resourceTemplates", "prompts"):
+            for item in result.get(key, []):
+                item.setdefault("name", "repaired")
+                item.setdefault("inputSchema", {"type": "object"})
+                item.setdefault("uri", "demo://repaired")
+                item.setdefault("uriTemplate", "demo://repaired/{id}")
+
+    async def _act(self, page: Page, walk: int) -> None:
+        if self.mode == "slow":
+            await anyio.sleep(self.delay)
+        if page.action == "hang":
+            log("hanging on purpose")
+            await anyio.sleep_forever()
+        if page.action == "crash":
+            log("crashing on purpose")
+            sys.stderr.flush()
+            os._exit(3)
+        if page.action == "error":
+            raise MCPError(types.INTERNAL_ERROR, f"flaky backend: upstream timed out (walk {walk})")
+        if page.action == "garbage" and self.wire is not None:
+            await self.wire.write("this line is not JSON-RPC: a stray print() on stdout\n")
+            await self.wire.flush()
+
+    async def call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> dict[str, Any]:
+        args = params.arguments or {}
+        if params.name == "echo":
+            text = str(args.get("text", "")) * int(args.get("repeat", 1) or 1)
+            return {
+                "content": [{"type": "text", "text": text}],
+                "structuredContent": {"text": text, "length": len(text)},
+                "resultType": "complete",
+            }
+        if params.name == "count_items":
+            return {
+                "content": [{"type": "text", "text": "many"}],
+                "structuredContent": {"count": "many"},
+                "resultType": "complete",
+            }
+        if params.name == "delete_everything":
+            return {"content": [{"type": "text", "text": "refusing: this demo deletes nothing"}], "isError": True, "resultType": "complete"}
+        return {"content": [{"type": "text", "text": f"called {params.name}"}], "resultType": "complete"}
+
+    def build(self) -> Server[Any]:
+        async def on_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> Any:
+            return await self.list_page(ctx, "tools", params)
+
+        async def on_resources(ctx: Any, params: types.PaginatedRequestParams | None) -> Any:
+            return await self.list_page(ctx, "resources", params)
+
+        async def on_templates(ctx: Any, params: types.PaginatedRequestParams | None) -> Any:
+            return await self.list_page(ctx, "resource_templates", params)
+
+        async def on_prompts(ctx: Any, params: types.PaginatedRequestParams | None) -> Any:
+            return await self.list_page(ctx, "prompts", params)
+
+        async def on_read(ctx: Any, params: types.ReadResourceRequestParams) -> Any:
+            contents = [{"uri": str(params.uri), "mimeType": "text/plain", "text": "a demo note"}]
+            return {"contents": contents, **_MODERN_FIELDS}
+
+        async def on_get_prompt(ctx: Any, params: types.GetPromptRequestParams) -> Any:
+            message = {"role": "user", "content": {"type": "text", "text": f"prompt {params.name}"}}
+            return {"messages": [message], "resultType": "complete"}
+
+        return Server(
+            f"demo-{self.mode}",
+            version="1.0.0",
+            instructions="The MCP Catalog Inspector demo server.",
+            on_list_tools=on_tools,
+            on_call_tool=self.call_tool,
+            on_list_resources=on_resources,
+            on_list_resource_templates=on_templates,
+            on_read_resource=on_read,
+            on_list_prompts=on_prompts,
+            on_get_prompt=on_get_prompt,
+        )
+
+
+def log(message: str) -> None:
+    print(f"[demo] {message}", file=sys.stderr, flush=True)
+
+
+async def serve_stdio(demo: DemoServer, legacy_only: bool) -> None:
+    from mcp.server.lowlevel.server import NotificationOptions
+    from mcp.server.stdio import stdio_server
+
+    # Own the wire explicitly (so `garbage` can write to it), and point fd 1 at
+    # stderr so stray output from anything else misses the protocol.
+    wire_in = io.TextIOWrapper(os.fdopen(os.dup(0), "rb"), encoding="utf-8", errors="replace")
+    wire_out = io.TextIOWrapper(os.fdopen(os.dup(1), "wb"), encoding="utf-8")
+    os.dup2(2, 1)
+    stdin, stdout = anyio.wrap_file(wire_in), anyio.wrap_file(wire_out)
+    demo.wire = stdout
+    server = demo.build()
+    options = server.create_initialization_options(NotificationOptions(tools_changed=True))
+    async with stdio_server(stdin, stdout) as (read, write):
+        if not legacy_only:
+            await server.run(read, write, options)
+            return
+        relay_send, relay_receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_refuse_discover, read, write, relay_send)
+            await server.run(relay_receive, write, options)
+            tg.cancel_scope.cancel()
+
+
+async def _refuse_discover(read: Any, write: Any, relay: Any) -> None:
+    """Answer `server/discover` with -32601, as a server older than the 2026 protocol does."""
+    async with relay:
+        async for item in read:
+            message = getattr(item, "message", None)
+            if isinstance(message, types.JSONRPCRequest) and message.method == "server/discover":
+                error = types.ErrorData(code=types.METHOD_NOT_FOUND, message="Method not found")
+                await write.send(SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=message.id, error=error)))
+                continue
+            await relay.send(item)
+
+
+async def serve_http(demo: DemoServer, port: int, sse: bool) -> None:
+    import socket
+
+    import uvicorn
+
+    server = demo.build()
+    if sse:
+        app = _sse_app(server)
+        path = "/sse"
+    else:
+        app = server.streamable_http_app()
+        path = "/mcp"
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    http = uvicorn.Server(config)
+    print(f"READY http://127.0.0.1:{sock.getsockname()[1]}{path}", flush=True)
+    await http.serve(sockets=[sock])
+
+
+def _sse_app(server: Server[Any]) -> Any:
+    from mcp.server.sse import SseServerTransport
+    from starlette.applications import Starlette
+    from starlette.responses import Response
+    from starlette.routing import Mount, Route
+
+    transport = SseServerTransport("/messages/")
+
+    async def handle_sse(request: Any) -> Response:
+        async with transport.connect_sse(request.scope, request.receive, request._send) as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+        return Response()
+
+    return Starlette(routes=[Route("/sse", endpoint=handle_sse), Mount("/messages/", app=transport.handle_post_message)])

@@ -1,0 +1,56 @@
+"""The mcpServers config shape other MCP clients use."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from catalog_inspector.core.config import ConfigError, load_config, parse_config
+
+
+def test_stdio_http_and_sse_entries_parse() -> None:
+    specs = parse_config(
+        {
+            "mcpServers": {
+                "files": {"command": "npx", "args": ["-y", "srv"], "env": {"K": "v"}, "cwd": "/tmp"},
+                "remote": {"type": "http", "url": "https://example.test/mcp", "headers": {"Authorization": "Bearer x"}},
+                "old": {"type": "sse", "url": "http://127.0.0.1:9/sse"},
+                "bare-url": {"url": "https://example.test/mcp"},
+            }
+        }
+    )
+    files, remote, old, bare = specs
+    assert (files.transport, files.command, files.args, dict(files.env), files.cwd) == (
+        "stdio", "npx", ("-y", "srv"), {"K": "v"}, "/tmp")
+    assert (remote.transport, dict(remote.headers)) == ("http", {"Authorization": "Bearer x"})
+    assert old.transport == "sse" and bare.transport == "http"
+
+
+@pytest.mark.parametrize(
+    ("entry", "message"),
+    [
+        ({"args": ["x"]}, "needs a command"),
+        ({"command": ""}, "command must be a non-empty string"),
+        ({"command": "x", "args": "not-a-list"}, "args must be a list of strings"),
+        ({"type": "http", "url": "file:///etc/passwd"}, "url must be an http"),
+        ({"command": "x", "env": {"K": 1}}, "env must be an object of strings"),
+    ],
+)
+def test_bad_entries_name_the_server_and_the_field(entry: dict, message: str) -> None:
+    with pytest.raises(ConfigError, match=message) as caught:
+        parse_config({"mcpServers": {"broken": entry}})
+    assert "mcpServers.broken" in str(caught.value)
+
+
+def test_unreadable_and_invalid_files_say_where(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(tmp_path / "missing.json")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{\n  'single quotes': 1\n}")
+    with pytest.raises(ConfigError, match=r"not valid JSON \(line 2"):
+        load_config(bad)
+    bad.write_text(json.dumps({"servers": {}}))
+    with pytest.raises(ConfigError, match='"mcpServers"'):
+        load_config(bad)

@@ -1,0 +1,110 @@
+"""The headless CLI contract: commands, JSON keys, exit codes, no leftover processes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import DEMO, assert_all_gone, http_demo, pids_in
+
+CLI = (sys.executable, "-m", "catalog_inspector")
+PAGE_KEYS = {"index", "cursor", "next_cursor", "items", "names", "bytes", "latency_ms"}
+
+
+def run(*args: str, timeout: float = 60) -> tuple[int, dict[str, Any] | None, str]:
+    proc = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    document = json.loads(proc.stdout) if proc.stdout.strip() else None
+    return proc.returncode, document, proc.stderr
+
+
+def demo(mode: str, *extra: str) -> list[str]:
+    return ["--", *DEMO, "--mode", mode, *extra]
+
+
+def test_complete_snapshot_exits_0_with_the_documented_keys() -> None:
+    code, doc, _ = run("snapshot", "--timeout", "5", *demo("normal"))
+    assert code == 0 and doc is not None
+    assert doc["format"] == "mcp-catalog-snapshot/1"
+    assert doc["status"] == "complete" and doc["error"] is None
+    assert doc["server"]["name"] == "demo-normal" and doc["server"]["version"] == "1.0.0"
+    assert doc["server"]["protocol_version"] == "2026-07-28"
+    assert [t["name"] for t in doc["tools"]] == ["echo", "count_items", "delete_everything"]
+    assert len(doc["pages"]) == 3 and all(PAGE_KEYS <= set(p) for p in doc["pages"])
+    assert doc["pages"][1]["items"] == 0 and doc["pages"][1]["names"] == []
+    for name in ("resources", "resource_templates", "prompts"):
+        assert doc[name]["status"] == "complete" and {"status", "items", "pages"} <= set(doc[name])
+
+
+def test_rejected_walk_exits_3_and_still_writes_the_snapshot() -> None:
+    code, doc, stderr = run("snapshot", *demo("duplicate"))
+    assert code == 3 and doc is not None
+    assert doc["status"] == "rejected" and doc["tools"] == []
+    assert doc["error"]["kind"] == "duplicate_name" and doc["error"]["page"] == 2
+    assert set(doc["error"]) == {"kind", "message", "page", "code"}
+    assert "duplicate_name" in stderr
+
+
+@pytest.mark.parametrize(("mode", "kind"), [("crash", "connection"), ("generation", "server_error")])
+def test_failed_walk_exits_4(mode: str, kind: str) -> None:
+    code, doc, _ = run("snapshot", "--timeout", "5", *demo(mode))
+    assert code == 4 and doc is not None and doc["status"] == "failed" and doc["error"]["kind"] == kind
+
+
+def test_budgets_are_flags() -> None:
+    code, doc, _ = run("snapshot", "--max-pages", "4", *demo("endless"))
+    assert code == 3 and doc is not None and doc["error"]["kind"] == "page_limit" and len(doc["pages"]) == 4
+    code, doc, _ = run("snapshot", "--max-items", "1", *demo("normal"))
+    assert code == 3 and doc is not None and doc["error"]["kind"] == "item_limit"
+
+
+def test_a_hung_server_cannot_hold_the_cli_past_its_deadline(tmp_path: Path) -> None:
+    pidfile = tmp_path / "pids"
+    code, doc, _ = run(
+        "snapshot", "--timeout", "60", "--deadline", "3", *demo("hang", "--spawn-child", "--pidfile", str(pidfile)),
+        timeout=20,
+    )
+    assert code == 4 and doc is not None and doc["error"]["kind"] == "timeout" and doc["error"]["page"] == 1
+    assert_all_gone(pids_in(pidfile))
+
+
+def test_out_writes_a_file_and_nothing_to_stdout(tmp_path: Path) -> None:
+    out = tmp_path / "nested" / "snap.json"
+    code, doc, _ = run("snapshot", "--out", str(out), *demo("normal"))
+    assert code == 0 and doc is None
+    assert json.loads(out.read_text())["status"] == "complete"
+
+
+def test_server_from_a_config_file(tmp_path: Path) -> None:
+    config = tmp_path / "servers.json"
+    config.write_text(json.dumps({"mcpServers": {"mine": {"command": DEMO[0], "args": [*DEMO[1:], "--mode", "single"]}}}))
+    code, doc, _ = run("snapshot", "--server", "mine", "--config", str(config))
+    assert code == 0 and doc is not None and len(doc["pages"]) == 1
+    code, _, stderr = run("snapshot", "--server", "other", "--config", str(config))
+    assert code == 2 and "no server named 'other'" in stderr and "mine" in stderr
+
+
+def test_url_with_headers() -> None:
+    with http_demo("normal") as url:
+        code, doc, _ = run("snapshot", "--url", url, "--header", "X-Test: yes")
+    assert code == 0 and doc is not None and len(doc["tools"]) == 3
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["snapshot"],
+        ["snapshot", "--url", "http://127.0.0.1:9/mcp", "--", "x"],
+        ["snapshot", "--max-pages", "0", "--", "x"],
+        ["snapshot", "--url", "ftp://x"],
+        ["snapshot", "--header", "nocolon", "--url", "http://127.0.0.1:9/mcp"],
+        ["snapshot", "--bogus"],
+    ],
+)
+def test_usage_errors_exit_2(args: list[str]) -> None:
+    code, doc, stderr = run(*args)
+    assert code == 2 and doc is None and "usage" in stderr.lower()
