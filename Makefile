@@ -19,7 +19,7 @@ test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(PY) benchmarks/walk_benchmark.py
+	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/bench_walk.py
 
 # For running the window on a virtual display (xvfb-run) on Debian.
 screenshot-deps:

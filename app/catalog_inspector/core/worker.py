@@ -44,6 +44,7 @@ class SessionWorker:
         on_notification: Notification | None = None,
         on_spawn: Callable[[int], None] | None = None,
         on_exit: Callable[[int], None] | None = None,
+        on_connected: Callable[[Connection], None] | None = None,
     ) -> None:
         self.spec = spec
         self.limits = limits
@@ -54,6 +55,7 @@ class SessionWorker:
         self._on_notification = on_notification
         self._on_spawn = on_spawn
         self._on_exit = on_exit
+        self._on_connected = on_connected
         self._stop_requested = False
         self._stop: anyio.Event | None = None
 
@@ -83,6 +85,8 @@ class SessionWorker:
                 on_exit=self._on_exit,
                 timeout=min(self.limits.deadline, self.limits.request_timeout * 2),
             ) as connection:
+                if self._on_connected is not None:
+                    self._on_connected(connection)
                 snapshot = await take_snapshot(
                     connection, self.limits, deadline=deadline, on_page=self._on_page, started=started
                 )

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import anyio
@@ -30,7 +32,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--huge-mb", type=float, default=6.0)
     parser.add_argument("--pidfile", type=Path, help="append this process's pid (and its child's) here")
     parser.add_argument("--spawn-child", action="store_true", help="start a long-lived grandchild process")
+    parser.add_argument("--stubborn", action="store_true", help="ignore SIGTERM and keep running after stdin closes")
     args = parser.parse_args(argv)
+    if args.stubborn:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if args.spawn_child:
         # A helper that outlives a polite shutdown unless its process group is killed.
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
@@ -56,6 +61,9 @@ def main(argv: list[str] | None = None) -> None:
         anyio.run(serve_http, demo, args.port, args.sse)
     else:
         anyio.run(serve_stdio, demo, legacy)
+    if args.stubborn:
+        while True:  # a server that will not leave on its own: only SIGKILL ends it
+            time.sleep(3600)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1 @@
+"""Item models over core data: lazy, diffed, plain text only."""

@@ -1,0 +1,56 @@
+"""A flat table of resources, resource templates or prompts, as the server sent them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+from catalog_inspector.core.text import first_line, visible
+from catalog_inspector.ui.models.roles import Role, tooltip
+
+__all__ = ["ItemListModel"]
+
+Index = QModelIndex | QPersistentModelIndex
+PREVIEW = 300
+
+
+class ItemListModel(QAbstractTableModel):
+    """Rows are wire objects; columns are (header, field) pairs chosen per list kind."""
+
+    def __init__(self, columns: Sequence[tuple[str, str]], parent: Any = None) -> None:
+        super().__init__(parent)
+        self._columns = list(columns)
+        self._items: list[dict[str, Any]] = []
+
+    def set_items(self, items: Sequence[dict[str, Any]]) -> None:
+        # These lists are small next to tools; a reset keeps this model simple.
+        self.beginResetModel()
+        self._items = [dict(i) for i in items]
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._items)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self._columns[section][0]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._items):
+            return None
+        item = self._items[index.row()]
+        value = item.get(self._columns[index.column()][1])
+        text = value if isinstance(value, str) else ("" if value is None else str(value))
+        if role == Qt.ItemDataRole.DisplayRole:
+            return visible(first_line(text, PREVIEW))
+        if role == Qt.ItemDataRole.ToolTipRole and text:
+            return tooltip(text)
+        if role == Role.RAW:
+            return item
+        return None

@@ -1,0 +1,27 @@
+"""Custom item roles, and the one way server text becomes a tooltip."""
+
+from __future__ import annotations
+
+import enum
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import Qt as GuiQt  # convertFromPlainText lives in QtGui's Qt namespace
+
+from catalog_inspector.core.text import visible
+
+__all__ = ["Role", "TOOLTIP_LIMIT", "tooltip"]
+
+TOOLTIP_LIMIT = 2000
+
+
+class Role(enum.IntEnum):
+    RAW = Qt.ItemDataRole.UserRole + 1  # the wire object or value behind a row
+    KEY = Qt.ItemDataRole.UserRole + 2  # a row's stable key (tool name, URI …)
+    SEARCH = Qt.ItemDataRole.UserRole + 3  # folded text the filter matches against
+    FULL_TEXT = Qt.ItemDataRole.UserRole + 4  # an unelided cell value, for copying
+    OFFENDING = Qt.ItemDataRole.UserRole + 5  # True on the page that stopped a walk
+
+
+def tooltip(text: str) -> str:
+    """Tooltips render rich text: escape it (convertFromPlainText) after bounding it."""
+    return GuiQt.convertFromPlainText(visible(text, TOOLTIP_LIMIT, keep_newlines=True), Qt.WhiteSpaceMode.WhiteSpaceNormal)

@@ -1,0 +1,75 @@
+"""The sidebar: every configured server with its transport, state and tool count."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor
+
+from catalog_inspector.core.text import visible
+from catalog_inspector.runtime import Runtime, ServerState, ServerSupervisor
+from catalog_inspector.ui.models.roles import Role, tooltip
+
+__all__ = ["STATE_COLORS", "ServerListModel", "summary"]
+
+Index = QModelIndex | QPersistentModelIndex
+
+STATE_COLORS = {
+    ServerState.NOT_CONNECTED: "#9e9e9e",
+    ServerState.CONNECTING: "#1e88e5",
+    ServerState.WALKING: "#1e88e5",
+    ServerState.READY: "#43a047",
+    ServerState.STALE: "#f9a825",
+    ServerState.FAILED: "#e53935",
+}
+
+
+def summary(supervisor: ServerSupervisor) -> str:
+    """`stdio · ready · 3 tools`, `http · failed (showing last good: 3 tools)` …"""
+    state = supervisor.state.value
+    parts = [supervisor.spec.transport]
+    if supervisor.accepted is not None:
+        count = len(supervisor.accepted.tools.items)
+        tools = f"{count:,} tool{'s' if count != 1 else ''}"
+        parts.append(f"{state} (last good: {tools})" if supervisor.state is ServerState.FAILED else f"{state} · {tools}")
+    else:
+        parts.append(state)
+    return " · ".join(parts)
+
+
+class ServerListModel(QAbstractListModel):
+    """One row per supervisor, refreshed when its state changes."""
+
+    def __init__(self, runtime: Runtime, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._supervisors = list(runtime.supervisors)
+        for row, supervisor in enumerate(self._supervisors):
+            supervisor.state_changed.connect(lambda row=row: self._changed(row))
+
+    def _changed(self, row: int) -> None:
+        index = self.index(row)
+        self.dataChanged.emit(index, index)
+
+    def supervisor_at(self, row: int) -> ServerSupervisor:
+        return self._supervisors[row]
+
+    def row_of(self, name: str) -> int | None:
+        return next((row for row, s in enumerate(self._supervisors) if s.spec.name == name), None)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._supervisors)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._supervisors):
+            return None
+        supervisor = self._supervisors[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return f"{visible(supervisor.spec.name, 80)}\n{summary(supervisor)}"
+        if role == Qt.ItemDataRole.DecorationRole:
+            return QColor(STATE_COLORS[supervisor.state])
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return tooltip(supervisor.spec.describe())
+        if role == Role.KEY:
+            return supervisor.spec.name
+        return None

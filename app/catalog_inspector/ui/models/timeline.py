@@ -1,0 +1,150 @@
+"""The page timeline: one row per page of a walk, appended live."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+
+from catalog_inspector.core.enumerator import PageRecord
+from catalog_inspector.core.text import elide, visible
+from catalog_inspector.ui.models.roles import Role, tooltip
+
+__all__ = ["OUTCOME_TEXT", "TimelineModel"]
+
+Index = QModelIndex | QPersistentModelIndex
+HEADERS = ("#", "Cursor sent", "Next cursor", "Items", "Bytes", "Latency", "Outcome")
+INDEX, CURSOR, NEXT, ITEMS, BYTES, LATENCY, OUTCOME = range(7)
+CURSOR_WIDTH = 24
+
+OUTCOME_TEXT = {
+    "ok": "ok",
+    "duplicate_name": "duplicate name",
+    "cursor_repeated": "repeated cursor",
+    "page_limit": "page budget exhausted",
+    "item_limit": "item budget exhausted",
+    "size_limit": "response too large",
+    "server_error": "server error",
+    "timeout": "timed out",
+    "connection": "connection lost",
+    "protocol": "protocol error",
+}
+
+
+def _cursor_text(cursor: str | None, first: bool) -> str:
+    if cursor is None:
+        return "(first page)" if first else "— (end)"
+    if cursor == "":
+        return '"" (empty string)'
+    return visible(elide(cursor, CURSOR_WIDTH))
+
+
+def _size(n: int) -> str:
+    if n < 1024:
+        return f"{n} B"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.1f} KiB"
+    return f"{n / 1024 / 1024:.1f} MiB"
+
+
+_ROLES = frozenset(
+    {
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.ToolTipRole,
+        Qt.ItemDataRole.BackgroundRole,
+        Qt.ItemDataRole.FontRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        Role.FULL_TEXT,
+        Role.OFFENDING,
+    }
+)
+
+
+class TimelineModel(QAbstractTableModel):
+    """Pages of one walk of one list. The page that stopped the walk is marked."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._pages: list[PageRecord] = []
+
+    @property
+    def pages(self) -> list[PageRecord]:
+        return list(self._pages)
+
+    def set_pages(self, pages: Sequence[PageRecord]) -> None:
+        self.beginResetModel()
+        self._pages = list(pages)
+        self.endResetModel()
+
+    def append(self, page: PageRecord) -> None:
+        self.extend([page])
+
+    def extend(self, pages: Sequence[PageRecord]) -> None:
+        if not pages:
+            return
+        row = len(self._pages)
+        self.beginInsertRows(QModelIndex(), row, row + len(pages) - 1)
+        self._pages.extend(pages)
+        self.endInsertRows()
+
+    def offending_row(self) -> int | None:
+        return next((row for row, p in enumerate(self._pages) if p.outcome != "ok"), None)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._pages)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return HEADERS[section]
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        # Views ask for many roles per cell on every repaint; answer the unused ones first.
+        if role not in _ROLES or not index.isValid() or not 0 <= index.row() < len(self._pages):
+            return None
+        page = self._pages[index.row()]
+        column = index.column()
+        bad = page.outcome != "ok"
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(page, column)
+        if role in (Role.FULL_TEXT, Qt.ItemDataRole.ToolTipRole) and column in (CURSOR, NEXT):
+            value = page.cursor if column == CURSOR else page.next_cursor
+            text = "" if value is None else value
+            return tooltip(text) if role == Qt.ItemDataRole.ToolTipRole and text else text
+        if role == Role.FULL_TEXT:
+            return self._display(page, column)
+        if role == Qt.ItemDataRole.ToolTipRole and column == ITEMS and page.names:
+            return tooltip("\n".join(page.names[:200]) + ("\n…" if len(page.names) > 200 else ""))
+        if role == Role.OFFENDING:
+            return bad
+        if role == Qt.ItemDataRole.BackgroundRole and bad:
+            return QBrush(QColor("#ffd9d6"))
+        if role == Qt.ItemDataRole.FontRole and bad:
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.TextAlignmentRole and column in (INDEX, ITEMS, BYTES, LATENCY):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _display(self, page: PageRecord, column: int) -> str:
+        if column == INDEX:
+            return str(page.index)
+        if column == CURSOR:
+            return _cursor_text(page.cursor, first=page.index == 0)
+        if column == NEXT:
+            if page.outcome != "ok" and page.next_cursor is None and page.items == 0 and page.bytes == 0:
+                return "—"
+            return _cursor_text(page.next_cursor, first=False)
+        if column == ITEMS:
+            return str(page.items)
+        if column == BYTES:
+            return _size(page.bytes) if page.bytes else "—"
+        if column == LATENCY:
+            return f"{page.latency_ms:,.0f} ms"
+        return OUTCOME_TEXT.get(page.outcome, page.outcome)

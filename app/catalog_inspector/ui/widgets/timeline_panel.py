@@ -1,0 +1,103 @@
+"""A page timeline with a choice of walk: the live one, the failed attempt, the accepted one."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+
+from catalog_inspector.core.enumerator import PageRecord
+from catalog_inspector.ui.models.roles import Role
+from catalog_inspector.ui.models.timeline import TimelineModel
+
+__all__ = ["TimelinePanel"]
+
+LIVE_BATCH_MS = 40
+
+
+class TimelinePanel(QWidget):
+    """Shows one walk's pages; the combo box chooses which walk.
+
+    Attributes:
+        model: the `TimelineModel` behind the view.
+        view: the table (its object name is given by the caller, e.g. `pageTimeline`).
+        source: the combo box of walks (`<name>Source`).
+    """
+
+    def __init__(self, object_name: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._walks: list[Sequence[PageRecord]] = []
+        self._live_index: int | None = None
+        self.model = TimelineModel(self)
+        self._pending: list[PageRecord] = []
+        self._flush = QTimer(self)
+        self._flush.setSingleShot(True)
+        self._flush.setInterval(LIVE_BATCH_MS)
+        self._flush.timeout.connect(self._flush_pending)
+        self.view = QTableView(self)
+        self.view.setObjectName(object_name)
+        self.view.setModel(self.model)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.view.verticalHeader().setVisible(False)
+        self.view.verticalHeader().setDefaultSectionSize(self.view.fontMetrics().height() + 6)
+        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.view.horizontalHeader().setStretchLastSection(True)
+        for column, width in enumerate((32, 120, 120, 46, 70, 64)):
+            self.view.setColumnWidth(column, width)
+        copy = QAction("Copy full value", self.view)
+        copy.setShortcut(QKeySequence.StandardKey.Copy)
+        copy.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        copy.triggered.connect(self.copy_current)
+        self.view.addAction(copy)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.source = QComboBox(self)
+        self.source.setObjectName(f"{object_name}Source")
+        self.source.currentIndexChanged.connect(self._show)
+        label = QLabel("Page timeline:", self)
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        top = QHBoxLayout()
+        top.addWidget(label)
+        top.addWidget(self.source, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addWidget(self.view)
+
+    def set_walks(self, walks: Sequence[tuple[str, Sequence[PageRecord]]], live: int | None = None) -> None:
+        """Offer these walks (label, pages), most recent first; `live` is the index still growing."""
+        self._walks = [pages for _, pages in walks]
+        self._live_index = live
+        self.source.blockSignals(True)
+        self.source.clear()
+        for label, _ in walks:
+            self.source.addItem(label.replace("&", "&&"))
+        self.source.setCurrentIndex(0 if walks else -1)
+        self.source.blockSignals(False)
+        self._show(self.source.currentIndex())
+
+    def append_live(self, page: PageRecord) -> None:
+        """Add a page of the live walk; rows are added in batches so a fast walk repaints a few times, not per page."""
+        if self._live_index is not None and self.source.currentIndex() == self._live_index:
+            self._pending.append(page)
+            if not self._flush.isActive():
+                self._flush.start()
+
+    def _flush_pending(self) -> None:
+        pages, self._pending = self._pending, []
+        self.model.extend(pages)
+
+    def _show(self, index: int) -> None:
+        self._flush.stop()
+        self._pending = []
+        self.model.set_pages(self._walks[index] if 0 <= index < len(self._walks) else [])
+        bad = self.model.offending_row()
+        if bad is not None:
+            self.view.scrollTo(self.model.index(bad, 0))
+
+    def copy_current(self) -> None:
+        index = self.view.currentIndex()
+        if index.isValid():
+            QGuiApplication.clipboard().setText(str(index.data(Role.FULL_TEXT) or ""))

@@ -1,0 +1,78 @@
+"""Real widgets over real demo servers, offscreen, on a qasync loop inside pytest-qt's event loops."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+import qasync
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from catalog_inspector.core.config import Limits, ServerSpec
+from catalog_inspector.core.processes import ProcessRegistry
+from catalog_inspector.runtime import Runtime
+from catalog_inspector.ui.main_window import MainWindow
+from tests.helpers import alive
+
+LIMITS = Limits(request_timeout=5.0, deadline=30.0)
+
+
+@pytest.fixture
+def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
+    loop = qasync.QEventLoop(qapp, already_running=True)
+    asyncio.set_event_loop(loop)
+    yield loop
+    asyncio.events._set_running_loop(None)  # the loop never ran run_forever; undo already_running
+
+
+class Harness:
+    """Builds windows; at teardown closes them and proves no server process is left."""
+
+    def __init__(self, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+        self.qtbot = qtbot
+        self.tmp_path = tmp_path
+        self.windows: list[MainWindow] = []
+        self.pids: list[int] = []
+
+    def window(self, specs: list[ServerSpec], settings: QSettings | None = None, limits: Limits = LIMITS) -> MainWindow:
+        registry = ProcessRegistry(self.tmp_path / "sessions")
+        add = registry.add
+        registry.add = lambda pid: (self.pids.append(pid), add(pid))[1]  # type: ignore[method-assign]
+        runtime = Runtime(specs, limits, registry)
+        settings = settings or QSettings(str(self.tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+        window = MainWindow(runtime, settings)
+        window.show()  # not qtbot.addWidget: pytest-qt would destroy it before our shutdown check
+        self.windows.append(window)
+        return window
+
+    def close(self, window: MainWindow) -> None:
+        if window in self.windows:
+            self.windows.remove(window)
+            with self.qtbot.waitSignal(window.closed, timeout=20_000):
+                window.close()
+            window.deleteLater()
+
+    def assert_gone(self, pids: list[int]) -> None:
+        """Wait (spinning the Qt loop, where the shutdown runs) until these processes are gone."""
+        assert pids, "no process was recorded"
+        self.qtbot.waitUntil(lambda: not any(alive(p) for p in pids), timeout=15_000)
+
+    def teardown(self) -> None:
+        for window in list(self.windows):
+            self.close(window)
+        if self.pids:
+            self.assert_gone(self.pids)
+
+
+@pytest.fixture
+def harness(qtbot, qloop, tmp_path: Path) -> Iterator[Harness]:  # type: ignore[no-untyped-def]
+    h = Harness(qtbot, tmp_path)
+    yield h
+    h.teardown()
+
+
+def wait_for(qtbot, condition: Callable[[], bool], timeout: int = 20_000) -> None:  # type: ignore[no-untyped-def]
+    qtbot.waitUntil(condition, timeout=timeout)

@@ -1,0 +1,75 @@
+"""Start-up: no display, configuration choice, demo servers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from catalog_inspector.ui.app import load_servers
+
+
+def test_without_a_display_the_app_says_so_in_one_line() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    proc = subprocess.run([sys.executable, "-m", "catalog_inspector"], env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "no display" in lines[0] and "xvfb-run" in lines[0] and "QT_QPA_PLATFORM=offscreen" in lines[0]
+
+
+def test_no_user_config_means_the_bundled_demo_servers(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "empty"))
+    specs, notice = load_servers(None, tmp_path)
+    assert len(specs) >= 4 and all(s.args[:2] == ("-m", "catalog_inspector.demo") for s in specs)
+    modes = {s.args[s.args.index("--mode") + 1] for s in specs}
+    assert {"normal", "refresh-duplicate", "drift", "flaky"} <= modes
+    assert "demo" in notice
+
+
+def test_a_broken_config_is_reported_and_left_untouched(tmp_path: Path) -> None:
+    config = tmp_path / "servers.json"
+    text = '{"mcpServers": {"x": {"args": []}}}'
+    config.write_text(text)
+    specs, notice = load_servers(config, tmp_path)
+    assert specs == [] and "mcpServers.x needs a command" in notice
+    assert config.read_text() == text
+
+
+def test_a_given_config_is_used(tmp_path: Path) -> None:
+    config = tmp_path / "servers.json"
+    config.write_text(json.dumps({"mcpServers": {"mine": {"command": "srv"}}}))
+    specs, notice = load_servers(config, tmp_path)
+    assert [s.name for s in specs] == ["mine"] and notice == ""
+
+
+def test_the_app_opens_and_quits_on_sigterm_leaving_no_server(tmp_path: Path) -> None:
+    import signal
+
+    from tests.helpers import alive, wait_until
+
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "cfg"), XDG_CACHE_HOME=str(tmp_path / "cache"))
+    proc = subprocess.Popen([sys.executable, "-m", "catalog_inspector"], env=env, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    sessions = tmp_path / "cache" / "mcp-catalog-inspector" / "sessions"
+
+    def recorded() -> list[int]:
+        groups: list[int] = []
+        for path in sessions.glob("*.json"):
+            try:
+                groups += [int(pid) for pid in json.loads(path.read_text())["groups"]]
+            except (OSError, ValueError, KeyError):
+                pass
+        return groups
+
+    try:
+        wait_until(lambda: bool(recorded()), timeout=30, what="the first demo server to start")
+        pids = recorded()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    wait_until(lambda: not any(alive(p) for p in pids), what="demo servers to end")
+    assert not list(sessions.glob("*.json")), "a clean exit leaves no record to sweep"

@@ -1,0 +1,197 @@
+"""The real window against real demo servers: select, refresh, reject, retry, cancel, quit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QListView, QPlainTextEdit, QPushButton, QTableView, QTreeView
+
+from catalog_inspector.core.config import Limits, ServerSpec
+from catalog_inspector.runtime import ServerState
+from catalog_inspector.ui.main_window import MainWindow
+from catalog_inspector.ui.models.roles import Role
+from tests.helpers import demo_spec
+from tests.ui.conftest import Harness, wait_for
+
+
+def tree(window: MainWindow) -> QTreeView:
+    return window.findChild(QTreeView, "toolTree")
+
+
+def timeline(window: MainWindow, name: str = "pageTimeline") -> QTableView:
+    return window.findChild(QTableView, name)
+
+
+def names_in_tree(window: MainWindow) -> list[str]:
+    model = tree(window).model()
+    return [model.index(row, 0).data(Role.KEY) for row in range(model.rowCount())]
+
+
+def banner_text(window: MainWindow) -> str:
+    return window.findChild(QLabel, "statusBannerText").text()
+
+
+def ready(window: MainWindow) -> bool:
+    return window.current is not None and window.current.state is ServerState.READY
+
+
+def test_selecting_a_server_fills_the_tree_and_the_timeline(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = harness.window([demo_spec("normal", name="clean")])
+    wait_for(qtbot, lambda: ready(window))
+    assert names_in_tree(window) == ["echo", "count_items", "delete_everything"]
+    pages = timeline(window).model()
+    assert pages.rowCount() == 3
+    assert [pages.index(r, 3).data() for r in range(3)] == ["1", "0", "2"]
+    assert pages.index(0, 1).data() == "(first page)" and pages.index(2, 2).data() == "— (end)"
+    sidebar = window.findChild(QListView, "serverList").model()
+    assert "ready · 3 tools" in sidebar.index(0, 0).data()
+    assert "stdio" in sidebar.index(0, 0).data()
+    assert not window.findChild(type(window.banner), "statusBanner").isVisible()
+    resources = window.findChild(QTableView, "resourceList").model()
+    assert resources.rowCount() == 3
+    assert timeline(window, "resourcesTimeline").model().rowCount() == 3
+
+
+def test_a_rejected_refresh_keeps_the_old_tree_and_explains_itself(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    spec = demo_spec("refresh-duplicate", "--state", str(tmp_path / "dup.json"), name="dup")
+    window = harness.window([spec])
+    wait_for(qtbot, lambda: ready(window))
+    before = names_in_tree(window)
+    supervisor = window.current
+    assert supervisor is not None
+    with qtbot.waitSignal(supervisor.refresh_failed, timeout=20_000):
+        qtbot.mouseClick(window.findChild(QPushButton, "refreshButton"), Qt.MouseButton.LeftButton)
+    assert names_in_tree(window) == before, "the last good catalog stays"
+    assert window.banner.isVisible()
+    text = banner_text(window)
+    assert "Rejected: Duplicate name on page 2 of tools" in text
+    assert "'echo'" in text and "last good catalog" in text
+    assert "Last good catalog: 3 tools" in window.findChild(QLabel, "catalogLabel").text()
+    source = window.findChild(QComboBox, "pageTimelineSource")
+    labels = [source.itemText(i) for i in range(source.count())]
+    assert labels[0].startswith("Failed attempt at") and "Duplicate name" in labels[0]
+    assert labels[1].startswith("Accepted catalog")
+    pages = timeline(window).model()
+    last = pages.rowCount() - 1
+    assert pages.index(last, 6).data() == "duplicate name" and pages.index(last, 0).data(Role.OFFENDING) is True
+    source.setCurrentIndex(1)
+    assert all(pages.index(r, 6).data() == "ok" for r in range(pages.rowCount()))
+    sidebar = window.findChild(QListView, "serverList").model()
+    assert "failed (last good: 3 tools)" in sidebar.index(0, 0).data()
+
+
+def test_retry_after_the_server_recovers_shows_the_new_catalog(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    window = harness.window([demo_spec("flaky", "--state", str(tmp_path / "flaky.json"), name="flaky")])
+    supervisor = window.current
+    assert supervisor is not None
+    wait_for(qtbot, lambda: supervisor.state is ServerState.FAILED)
+    assert "The server answered with an error on page 1 of tools (JSON-RPC error -32603)" in banner_text(window)
+    assert "No catalog has been accepted" in banner_text(window)
+    assert names_in_tree(window) == []
+    retry = window.findChild(QPushButton, "retryButton")
+    assert retry.isVisible() and retry.text() == "Retry"
+    with qtbot.waitSignal(supervisor.catalog_accepted, timeout=20_000):
+        qtbot.mouseClick(retry, Qt.MouseButton.LeftButton)
+    assert names_in_tree(window) == ["echo", "count_items", "delete_everything"]
+    assert not window.banner.isVisible()
+
+
+def test_server_text_is_shown_literally_never_as_html(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = harness.window([demo_spec("hostile", name="hostile")])
+    wait_for(qtbot, lambda: ready(window))
+    model = tree(window).model()
+    first = model.index(0, 0)
+    assert first.data() == "⚠ echo\\u200b"
+    description = model.index(0, 3).data()
+    assert description.startswith("<b>Bold claims</b> <img src='file:///dev/zero'>")
+    assert "&lt;b&gt;Bold claims&lt;/b&gt;" in model.index(0, 3).data(Qt.ItemDataRole.ToolTipRole)
+    assert model.index(1, 0).data() == "⚠ safe\\u202etxt.exe"
+    assert model.index(1, 1).data() == "<h1>Title</h1>"
+    tree(window).setCurrentIndex(first)
+    detail = window.findChild(QPlainTextEdit, "toolDetail").toPlainText()
+    assert "<a href='file:///etc/passwd'>click me</a>" in detail
+    for label in window.findChildren(QLabel):
+        assert label.textFormat() == Qt.TextFormat.PlainText, label.objectName()
+
+
+def test_the_filter_matches_names_and_descriptions(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = harness.window([demo_spec("normal", name="clean")])
+    wait_for(qtbot, lambda: ready(window))
+    box = window.findChild(QLineEdit, "toolFilter")
+    qtbot.keyClicks(box, "DESTRUCTIVE")
+    assert names_in_tree(window) == ["delete_everything"]
+    box.clear()
+    qtbot.keyClicks(box, "count")
+    assert names_in_tree(window) == ["count_items"]
+    box.clear()
+    assert len(names_in_tree(window)) == 3
+
+
+def test_cancel_stops_a_walk_and_its_process(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = harness.window([demo_spec("slow", "--delay", "2", name="slow")])
+    supervisor = window.current
+    assert supervisor is not None
+    wait_for(qtbot, lambda: supervisor.state is ServerState.WALKING and len(harness.pids) == 1)
+    cancel = window.findChild(QPushButton, "cancelButton")
+    assert cancel.isEnabled()
+    qtbot.mouseClick(cancel, Qt.MouseButton.LeftButton)
+    assert supervisor.state is ServerState.NOT_CONNECTED and not supervisor.busy
+    assert window.findChild(QPushButton, "refreshButton").isEnabled()
+    harness.assert_gone(list(harness.pids))
+
+
+def test_list_changed_marks_the_catalog_stale(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = harness.window([demo_spec("notify", name="notify")])
+    supervisor = window.current
+    assert supervisor is not None
+    wait_for(qtbot, lambda: supervisor.state is ServerState.STALE)
+    assert "changed since this catalog was taken" in banner_text(window)
+    assert window.findChild(QPushButton, "retryButton").text() == "Refresh"
+    assert len(names_in_tree(window)) == 3
+
+
+def test_one_failing_server_does_not_affect_another(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = harness.window([demo_spec("crash", name="crashy"), demo_spec("normal", name="clean")])
+    crashy, clean = window.runtime.supervisors
+    wait_for(qtbot, lambda: crashy.state is ServerState.FAILED)
+    assert "Connection failed on page 1 of tools" in banner_text(window)
+    assert window.select_server("clean")
+    wait_for(qtbot, lambda: clean.state is ServerState.READY)
+    assert names_in_tree(window) == ["echo", "count_items", "delete_everything"]
+    assert not window.banner.isVisible()
+    assert crashy.state is ServerState.FAILED
+    sidebar = window.findChild(QListView, "serverList").model()
+    assert "failed" in sidebar.index(0, 0).data() and "ready" in sidebar.index(1, 0).data()
+
+
+def test_geometry_and_last_server_are_remembered(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    settings = QSettings(str(tmp_path / "remember.ini"), QSettings.Format.IniFormat)
+    specs = [demo_spec("normal", name="first"), demo_spec("single", name="second")]
+    window = harness.window(specs, settings)
+    window.select_server("second")
+    window.resize(640, 480)  # the offscreen screen is 800x600; restore clamps to it
+    wait_for(qtbot, lambda: ready(window))
+    saved = window.size()
+    assert saved.height() == 480
+    harness.close(window)
+    again = harness.window(specs, QSettings(str(tmp_path / "remember.ini"), QSettings.Format.IniFormat))
+    assert again.current is not None and again.current.spec.name == "second"
+    assert again.size() == saved
+
+
+def test_quitting_leaves_no_server_process_even_when_one_hangs(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
+    hung = demo_spec("hang", "--spawn-child", "--stubborn", name="hang")
+    window = harness.window([hung, demo_spec("normal", name="clean")])
+    wait_for(qtbot, lambda: window.current is not None and window.current.state is ServerState.WALKING)
+    window.select_server("clean")
+    wait_for(qtbot, lambda: ready(window))
+    assert len(harness.pids) == 2
+    harness.close(window)
+    harness.assert_gone(list(harness.pids))
+
+
+def test_a_spawn_failure_is_shown_not_raised(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = harness.window([ServerSpec(name="missing", command="/nonexistent/mcp-server")], limits=Limits(request_timeout=2))
+    wait_for(qtbot, lambda: window.current is not None and window.current.state is ServerState.FAILED)
+    assert "Connection failed" in banner_text(window) and "/nonexistent/mcp-server" in banner_text(window)

@@ -1,0 +1,162 @@
+"""Every item model passes qtmodeltester; the tool tree applies catalogs without resets."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QModelIndex
+
+from catalog_inspector.core.enumerator import PageRecord
+from catalog_inspector.demo.catalog import base_items
+from catalog_inspector.ui.models.item_list import ItemListModel
+from catalog_inspector.ui.models.roles import Role
+from catalog_inspector.ui.models.timeline import TimelineModel
+from catalog_inspector.ui.models.tool_tree import ToolTreeModel
+from catalog_inspector.ui.widgets.panes import ToolFilterProxy
+
+
+def tools(*names: str, schema_type: str = "string") -> list[dict[str, Any]]:
+    return [
+        {
+            "name": n,
+            "description": f"{n} does things",
+            "inputSchema": {"type": "object", "properties": {"a": {"type": schema_type}, "b": [1, {"c": None}]}},
+            "outputSchema": {"type": "object"},
+            "annotations": {"readOnlyHint": True, "destructiveHint": False},
+        }
+        for n in names
+    ]
+
+
+def expand_all(model: ToolTreeModel, parent: QModelIndex = QModelIndex()) -> int:
+    count = 0
+    for row in range(model.rowCount(parent)):
+        index = model.index(row, 0, parent)
+        count += 1 + expand_all(model, index)
+    return count
+
+
+def test_tool_tree_passes_the_model_tester(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    model = ToolTreeModel()
+    model.set_tools(base_items("tools"))
+    expand_all(model)
+    qtmodeltester.check(model, force_py=True)
+
+
+def test_tool_tree_model_tester_survives_catalog_changes(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    model = ToolTreeModel()
+    model.set_tools(tools("a", "b", "c"))
+    qtmodeltester.check(model, force_py=True)
+    expand_all(model)
+    model.set_tools(tools("c", "x", "a", schema_type="integer"))
+    qtmodeltester.check(model, force_py=True)
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        (["a", "b", "c"], ["a", "c"]),
+        (["a", "b", "c"], ["a", "b", "c", "d"]),
+        (["a", "b", "c"], ["z", "a", "b", "c"]),
+        (["a", "b", "c"], ["c", "b", "a"]),
+        (["a", "b", "c", "d"], ["b", "x", "y", "d", "e"]),
+        ([], ["a"]),
+        (["a"], []),
+    ],
+)
+def test_catalogs_apply_as_row_changes_never_a_reset(before: list[str], after: list[str]) -> None:
+    model = ToolTreeModel()
+    model.set_tools(tools(*before))
+    expand_all(model)
+    resets: list[bool] = []
+    model.modelReset.connect(lambda: resets.append(True))
+    model.set_tools(tools(*after))
+    assert resets == []
+    assert model.tool_names() == after
+    for row, name in enumerate(after):
+        index = model.index(row, 0)
+        assert index.data(Role.KEY) == name
+        assert model.parent(model.index(0, 0, index)) == index  # children know their parent's new row
+
+
+def test_unchanged_tools_emit_nothing_and_changed_ones_only_data_changed() -> None:
+    model = ToolTreeModel()
+    model.set_tools(tools("a", "b"))
+    changed: list[int] = []
+    structural: list[str] = []
+    model.dataChanged.connect(lambda top, _bottom: changed.append(top.row()))
+    model.rowsInserted.connect(lambda *_: structural.append("insert"))
+    model.rowsRemoved.connect(lambda *_: structural.append("remove"))
+    model.set_tools(tools("a", "b"))
+    assert changed == [] and structural == []
+    new = tools("a", "b")
+    new[1]["description"] = "now it forwards everything"
+    model.set_tools(new)
+    assert changed == [1] and structural == []
+
+
+def test_schema_nodes_are_built_only_when_asked() -> None:
+    model = ToolTreeModel()
+    model.set_tools(tools(*[f"t{i}" for i in range(1000)]))
+    assert all(node.children is None for node in model._tools)
+    sections = model.index(5, 0)
+    assert model.rowCount(sections) == 2
+    assert sum(node.children is not None for node in model._tools) == 1
+
+
+def test_schema_json_is_shown_as_a_tree() -> None:
+    model = ToolTreeModel()
+    model.set_tools(tools("a"))
+    tool = model.index(0, 0)
+    input_schema = model.index(0, 0, tool)
+    assert input_schema.data() == "Input schema"
+    assert model.index(1, 0, tool).data() == "Output schema"
+    properties = model.index(1, 0, input_schema)
+    assert properties.data() == "properties" and model.index(1, 1, input_schema).data() == "{…} 2 keys"
+    a = model.index(0, 0, properties)
+    assert model.index(0, 0, a).data() == "type" and model.index(0, 1, a).data() == '"string"'
+
+
+def test_filter_proxy_passes_the_model_tester(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    model = ToolTreeModel()
+    model.set_tools(tools("alpha", "beta", "gamma"))
+    proxy = ToolFilterProxy()
+    proxy.setSourceModel(model)
+    proxy.set_needle("BET")
+    assert proxy.rowCount() == 1
+    qtmodeltester.check(proxy, force_py=True)
+
+
+def _page(i: int, outcome: str = "ok") -> PageRecord:
+    return PageRecord(i, None if i == 0 else f"c{i}", f"c{i + 1}", 2, ("a", "b"), 100 * i, 1.5, outcome)
+
+
+def test_timeline_passes_the_model_tester_and_marks_the_offender(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    model = TimelineModel()
+    model.set_pages([_page(0), _page(1)])
+    model.append(_page(2, "cursor_repeated"))
+    qtmodeltester.check(model, force_py=True)
+    assert model.offending_row() == 2
+    assert model.index(2, 6).data() == "repeated cursor"
+    assert model.index(1, 2).data(Role.FULL_TEXT) == "c2"
+
+
+def test_item_list_passes_the_model_tester(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    model = ItemListModel([("URI", "uri"), ("Name", "name")])
+    model.set_items(copy.deepcopy(base_items("resources")))
+    qtmodeltester.check(model, force_py=True)
+    assert model.index(0, 0).data() == "demo://notes/0"
+
+
+def test_server_list_passes_the_model_tester(qtmodeltester, qloop) -> None:  # type: ignore[no-untyped-def]
+    from catalog_inspector.core.config import Limits
+    from catalog_inspector.runtime import Runtime
+    from catalog_inspector.ui.models.server_list import ServerListModel
+    from tests.helpers import demo_spec
+
+    runtime = Runtime([demo_spec("normal"), demo_spec("single")], Limits())
+    model = ServerListModel(runtime)
+    qtmodeltester.check(model, force_py=True)
+    assert model.index(1, 0).data().startswith("demo-single\nstdio · not connected")
