@@ -275,3 +275,11 @@ async def test_server_stderr_is_captured_and_bounded() -> None:
     assert any("[demo]" in line for line in log.lines)
     assert sum(len(line) + 1 for line in log.lines) <= 120
     assert log.dropped > 0 and "earlier lines dropped" in log.text()
+
+
+@pytest.mark.anyio
+async def test_many_pages_of_synthetic_tools_are_walked_in_order() -> None:
+    snapshot, _ = await snapshot_of("many", "--tools", "250", "--page-size", "40")
+    assert snapshot.status == "complete"
+    assert [p.items for p in snapshot.tools.pages] == [40] * 6 + [10]
+    assert [t["name"] for t in snapshot.tools.items] == [f"tool_{n:05d}" for n in range(250)]

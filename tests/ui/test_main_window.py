@@ -5,7 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QListView, QPlainTextEdit, QPushButton, QTableView, QTreeView
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLabel,
+    QLineEdit,
+    QListView,
+    QPlainTextEdit,
+    QPushButton,
+    QTableView,
+    QTreeView,
+)
 
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.runtime import ServerState
@@ -195,3 +204,14 @@ def test_a_spawn_failure_is_shown_not_raised(harness: Harness, qtbot) -> None:  
     window = harness.window([ServerSpec(name="missing", command="/nonexistent/mcp-server")], limits=Limits(request_timeout=2))
     wait_for(qtbot, lambda: window.current is not None and window.current.state is ServerState.FAILED)
     assert "Connection failed" in banner_text(window) and "/nonexistent/mcp-server" in banner_text(window)
+
+
+def test_a_stderr_flood_is_kept_bounded(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from catalog_inspector.ui.main_window import LOG_LINES
+
+    window = harness.window([demo_spec("normal", "--stderr-flood", "30000", name="noisy")])
+    wait_for(qtbot, lambda: ready(window))
+    log = window.findChild(QPlainTextEdit, "serverLog")
+    wait_for(qtbot, lambda: "tools walk 0 page 2" in log.toPlainText())
+    assert log.blockCount() <= LOG_LINES
+    assert window.current is not None and window.current.log.dropped > 0

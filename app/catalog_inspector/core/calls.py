@@ -57,11 +57,12 @@ async def call_tool(
     try:
         result = await connection.request(request, timeout=timeout)
     except CatalogError as exc:
-        layer: Layer = {
+        layers: dict[ErrorKind, Layer] = {
             ErrorKind.SERVER_ERROR: "server_error",
             ErrorKind.TIMEOUT: "timeout",
             ErrorKind.PROTOCOL: "protocol",
-        }.get(exc.kind, "connection")
+        }
+        layer: Layer = layers.get(exc.kind, "connection")
         return CallOutcome(layer, error=exc.info, latency_ms=(time.perf_counter() - start) * 1000)
     latency = (time.perf_counter() - start) * 1000
     verdict = check_result(tool, result)

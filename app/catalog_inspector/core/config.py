@@ -108,8 +108,9 @@ def parse_entry(name: str, entry: Any) -> ServerSpec:
         url = entry.get("url")
         if not isinstance(url, str) or not url.startswith(("http://", "https://")):
             raise ConfigError(f"{where}.url must be an http:// or https:// URL")
+        transport: Transport = "sse" if kind == "sse" else "http"
         return ServerSpec(
-            name=name, transport=kind, url=url, headers=_mapping(entry.get("headers"), f"{where}.headers")
+            name=name, transport=transport, url=url, headers=_mapping(entry.get("headers"), f"{where}.headers")
         )
     raise ConfigError(f"{where} needs a command (stdio) or a url (type http or sse)")
 

@@ -72,7 +72,9 @@ class Connection:
                 "connection closed" it causes.
         """
         try:
-            return await self.session.send_request(request, _RAW, request_read_timeout_seconds=timeout)
+            # The SDK checks the result's shape for the negotiated version before this
+            # adapter runs; a dict adapter then keeps the wire JSON instead of models.
+            return await self.session.send_request(request, _RAW, request_read_timeout_seconds=timeout)  # type: ignore[type-var]
         except Exception as exc:
             if self.faults.first is not None:
                 raise self.faults.first from exc

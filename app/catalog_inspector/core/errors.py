@@ -131,9 +131,9 @@ def _classify_leaf(exc: BaseException, page: int | None) -> CatalogError | None:
             return make_error(ErrorKind.CONNECTION, "the connection to the server closed", page)
         return make_error(ErrorKind.SERVER_ERROR, f"the server answered with an error: {exc.message}", page, exc.code)
     if isinstance(exc, ValidationError):
-        first = exc.errors()[0] if exc.errors() else {}
-        where = ".".join(str(p) for p in first.get("loc", ()))
-        what = first.get("msg", str(exc))
+        details = exc.errors()
+        where = ".".join(str(p) for p in details[0]["loc"]) if details else ""
+        what = details[0]["msg"] if details else str(exc)
         return make_error(ErrorKind.PROTOCOL, f"malformed response: {where}: {what}", page)
     if isinstance(exc, TimeoutError):
         return make_error(ErrorKind.TIMEOUT, "the overall deadline ran out", page)

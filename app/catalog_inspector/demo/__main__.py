@@ -33,7 +33,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pidfile", type=Path, help="append this process's pid (and its child's) here")
     parser.add_argument("--spawn-child", action="store_true", help="start a long-lived grandchild process")
     parser.add_argument("--stubborn", action="store_true", help="ignore SIGTERM and keep running after stdin closes")
+    parser.add_argument("--stderr-flood", type=int, default=0, metavar="N", help="write N log lines at start")
     args = parser.parse_args(argv)
+    for n in range(args.stderr_flood):
+        print(f"[demo] flood line {n}", file=sys.stderr)
     if args.stubborn:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if args.spawn_child:

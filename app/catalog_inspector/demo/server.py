@@ -207,6 +207,9 @@ class DemoServer:
         async def on_prompts(ctx: Any, params: types.PaginatedRequestParams | None) -> Any:
             return await self.list_page(ctx, "prompts", params)
 
+        async def on_call(ctx: Any, params: types.CallToolRequestParams) -> Any:
+            return await self.call_tool(ctx, params)  # a dict result is sent as is
+
         async def on_read(ctx: Any, params: types.ReadResourceRequestParams) -> Any:
             contents = [{"uri": str(params.uri), "mimeType": "text/plain", "text": "a demo note"}]
             return {"contents": contents, **_MODERN_FIELDS}
@@ -220,7 +223,7 @@ class DemoServer:
             version="1.0.0",
             instructions="The MCP Catalog Inspector demo server.",
             on_list_tools=on_tools,
-            on_call_tool=self.call_tool,
+            on_call_tool=on_call,
             on_list_resources=on_resources,
             on_list_resource_templates=on_templates,
             on_read_resource=on_read,

@@ -10,7 +10,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QItemSelection, QSettings, Qt, Signal
+from PySide6.QtCore import QByteArray, QItemSelection, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -27,10 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from catalog_inspector.core.enumerator import PageRecord
-from catalog_inspector.core.snapshot import Snapshot
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import Runtime, ServerState, ServerSupervisor
-from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.models.server_list import ServerListModel
 from catalog_inspector.ui.widgets.panes import ListPane, ToolsPane, plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.status_banner import KIND_TITLES, StatusBanner
@@ -119,6 +117,11 @@ class MainWindow(QMainWindow):
         self.server_info = plain_text_view("serverInfo", self)
         self.server_log = plain_text_view("serverLog", self)
         self.server_log.setMaximumBlockCount(LOG_LINES)
+        self._log_pending: list[str] = []
+        self._log_flush = QTimer(self)
+        self._log_flush.setSingleShot(True)
+        self._log_flush.setInterval(100)
+        self._log_flush.timeout.connect(self._flush_log)
         server_tab = QSplitter(Qt.Orientation.Vertical, self)
         server_tab.addWidget(self.server_info)
         server_tab.addWidget(self.server_log)
@@ -207,7 +210,8 @@ class MainWindow(QMainWindow):
             return
         self._current = self.servers.supervisor_at(indexes[0].row())
         self.settings.setValue("lastServer", self._current.spec.name)
-        self.server_log.setPlainText(self._current.log.text())
+        self._log_pending = []
+        self.server_log.setPlainText(visible(self._current.log.text(), keep_newlines=True))
         self._render(catalog=True, timelines=True)
         self._current.ensure_started()
 
@@ -223,8 +227,17 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Walking {list_name.replace('_', ' ')}: page {page.index} ({page.items} items)")
 
     def _on_supervisor_log(self, supervisor: ServerSupervisor, line: str) -> None:
+        # A server may flood stderr: lines are shown in batches, at most LOG_LINES per batch.
         if supervisor is self._current:
-            self.server_log.appendPlainText(visible(line))
+            self._log_pending.append(visible(line))
+            del self._log_pending[:-LOG_LINES]
+            if not self._log_flush.isActive():
+                self._log_flush.start()
+
+    def _flush_log(self) -> None:
+        lines, self._log_pending = self._log_pending, []
+        if lines:
+            self.server_log.appendPlainText("\n".join(lines))
 
     # -- rendering ------------------------------------------------------------
     def _render(self, catalog: bool, timelines: bool) -> None:

@@ -28,7 +28,7 @@ STATE_COLORS = {
 def summary(supervisor: ServerSupervisor) -> str:
     """`stdio · ready · 3 tools`, `http · failed (showing last good: 3 tools)` …"""
     state = supervisor.state.value
-    parts = [supervisor.spec.transport]
+    parts: list[str] = [supervisor.spec.transport]
     if supervisor.accepted is not None:
         count = len(supervisor.accepted.tools.items)
         tools = f"{count:,} tool{'s' if count != 1 else ''}"

@@ -166,7 +166,7 @@ class ToolTreeModel(QAbstractItemModel):
 
     # -- Qt model interface -----------------------------------------------
     def _node(self, index: Index) -> _Node | None:
-        return index.internalPointer() if index.isValid() else None  # type: ignore[no-any-return]
+        return index.internalPointer() if index.isValid() else None
 
     def index(self, row: int, column: int, parent: Index = QModelIndex()) -> QModelIndex:
         if column < 0 or column >= len(HEADERS) or row < 0:
