@@ -50,3 +50,22 @@ def test_a_model_validation_error_is_a_protocol_error() -> None:
 def test_rejections_and_failures_are_distinct_types() -> None:
     assert isinstance(make_error(ErrorKind.PAGE_LIMIT, "x"), WalkRejected)
     assert isinstance(make_error(ErrorKind.TIMEOUT, "x"), WalkFailed)
+
+
+def test_a_servers_own_minus_32001_stays_a_server_error_with_its_code() -> None:
+    error = classify(MCPError(-32001, "upstream gateway timed out"))
+    assert error.kind is ErrorKind.SERVER_ERROR and error.info.code == -32001
+
+
+@pytest.mark.parametrize(
+    ("exc", "kind"),
+    [
+        (MCPError(-32601, "Not Found"), ErrorKind.CONNECTION),
+        (MCPError(-32603, "Server returned an error response"), ErrorKind.CONNECTION),
+        (MCPError(-32700, "Failed to parse JSON response: bad"), ErrorKind.PROTOCOL),
+        (MCPError(-32600, "Unexpected content type: text/html"), ErrorKind.PROTOCOL),
+        (MCPError(-32601, "Method not found"), ErrorKind.SERVER_ERROR),
+    ],
+)
+def test_errors_the_sdk_makes_up_for_http_failures_are_not_server_answers(exc: MCPError, kind: ErrorKind) -> None:
+    assert classify(exc).kind is kind

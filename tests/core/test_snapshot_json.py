@@ -25,7 +25,7 @@ pages = st.builds(
     items=st.integers(0, 50),
     names=st.lists(st.text(max_size=6), max_size=4).map(tuple),
     bytes=st.integers(0, 10**6),
-    latency_ms=st.integers(0, 10**6).map(lambda n: n / 1000),
+    latency_ms=st.floats(0, 10**6, allow_nan=False),
     outcome=st.sampled_from(["ok", *[str(k) for k in ErrorKind]]),
 )
 errors = st.none() | st.builds(
@@ -34,6 +34,7 @@ errors = st.none() | st.builds(
     message=st.text(max_size=20),
     page=st.none() | st.integers(0, 9),
     code=st.none() | st.integers(-32700, -32000),
+    list_name=st.none() | st.sampled_from(["tools", "resources", "resource_templates", "prompts"]),
 )
 
 
@@ -49,18 +50,25 @@ def list_results(draw: st.DrawFn) -> ListResult:
     )
 
 
-@given(lists=st.fixed_dictionaries({n: list_results() for n in ("tools", "resources", "resource_templates", "prompts")}))
-def test_snapshot_json_round_trips(lists: dict[str, ListResult]) -> None:
+@given(
+    lists=st.fixed_dictionaries({n: list_results() for n in ("tools", "resources", "resource_templates", "prompts")}),
+    status=st.sampled_from(["complete", "rejected", "failed"]),
+    error=errors,
+    duration=st.floats(0, 10**7, allow_nan=False),
+)
+def test_snapshot_json_round_trips(
+    lists: dict[str, ListResult], status: str, error: ErrorInfo | None, duration: float
+) -> None:
     snapshot = Snapshot(
-        status="complete",
-        error=None,
+        status=status,  # type: ignore[arg-type]
+        error=error,
         server={"name": "s", "version": "1", "title": None, "protocol_version": "2025-11-25"},
         capabilities={"tools": {"listChanged": True}},
         instructions="hello",
         lists=lists,
         source={"name": "s", "transport": "stdio", "target": "stdio: s"},
         taken_at="2026-11-30T00:00:00.000+00:00",
-        duration_ms=12.5,
+        duration_ms=duration,
     )
     document = json.loads(json.dumps(snapshot.to_json()))
     assert document["format"] == FORMAT

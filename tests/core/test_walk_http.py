@@ -86,3 +86,12 @@ async def test_nothing_listening_is_a_connection_error() -> None:
     snapshot = await snapshot_at(f"http://127.0.0.1:{port}/mcp")
     assert snapshot.status == "failed"
     assert snapshot.error is not None and snapshot.error.kind == "connection"
+
+
+@pytest.mark.anyio
+async def test_a_wrong_path_is_an_http_failure_not_a_server_answer() -> None:
+    with http_demo("normal") as url:
+        snapshot = await snapshot_at(url.replace("/mcp", "/not-mcp"))
+    assert snapshot.status == "failed"
+    assert snapshot.error is not None and snapshot.error.kind == "connection"
+    assert "404" in snapshot.error.message

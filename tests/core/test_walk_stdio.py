@@ -139,11 +139,16 @@ async def test_huge_page_is_refused_at_the_byte_cap() -> None:
 
 @pytest.mark.anyio
 async def test_overall_deadline_stops_a_slow_server() -> None:
-    limits = Limits(request_timeout=10.0, deadline=2.5)
-    snapshot, pids = await snapshot_of("slow", "--delay", "1.0", limits=limits)
+    # Each page takes 3 s and requests may take 10 s: only the 5 s deadline can stop this walk.
+    limits = Limits(request_timeout=10.0, deadline=5.0)
+    snapshot, pids = await snapshot_of("slow", "--delay", "3.0", limits=limits)
     assert snapshot.status == "failed"
     assert snapshot.error is not None and snapshot.error.kind == "timeout"
-    assert snapshot.error.page is not None and snapshot.error.page >= 1
+    assert "overall deadline" in snapshot.error.message
+    last = snapshot.tools.pages[-1]
+    assert (last.index, last.outcome) == (snapshot.error.page, "timeout")
+    assert all(snapshot.lists[n].status == "failed" for n in ("resources", "resource_templates", "prompts"))
+    assert all(not snapshot.lists[n].pages for n in ("resources", "resource_templates", "prompts"))
     assert_all_gone(pids)
 
 
@@ -283,3 +288,38 @@ async def test_many_pages_of_synthetic_tools_are_walked_in_order() -> None:
     assert snapshot.status == "complete"
     assert [p.items for p in snapshot.tools.pages] == [40] * 6 + [10]
     assert [t["name"] for t in snapshot.tools.items] == [f"tool_{n:05d}" for n in range(250)]
+
+
+@pytest.mark.anyio
+async def test_a_server_that_never_answers_the_handshake_times_out_and_is_killed() -> None:
+    import sys
+
+    from catalog_inspector.core.config import ServerSpec
+
+    mute = ServerSpec(name="mute", command=sys.executable, args=("-c", "import time; time.sleep(3600)"))
+    pids: list[int] = []
+    results: list[Snapshot] = []
+    worker = SessionWorker(mute, Limits(request_timeout=1.0, deadline=10.0), on_spawn=pids.append)
+    with anyio.fail_after(30):
+        await worker.run(results.append)
+    assert results[0].status == "failed"
+    assert results[0].error is not None and results[0].error.kind == "timeout"
+    assert "handshake" in results[0].error.message
+    assert_all_gone(pids)
+
+
+@pytest.mark.anyio
+async def test_a_failing_spawn_hook_does_not_leak_the_server() -> None:
+    spawned: list[int] = []
+
+    def broken_registry(pid: int) -> None:
+        spawned.append(pid)
+        raise OSError(28, "No space left on device")
+
+    results: list[Snapshot] = []
+    worker = SessionWorker(demo_spec("normal"), FAST, on_spawn=broken_registry)
+    with anyio.fail_after(30):
+        await worker.run(results.append)
+    assert results[0].status == "failed" and results[0].error is not None
+    assert results[0].error.kind == "connection"
+    assert_all_gone(spawned)

@@ -20,7 +20,7 @@ from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.main_window import MainWindow
 from catalog_inspector.ui.models.roles import Role
-from tests.helpers import demo_spec
+from tests.helpers import demo_spec, pids_in
 from tests.ui.conftest import Harness, wait_for
 
 
@@ -189,15 +189,17 @@ def test_geometry_and_last_server_are_remembered(harness: Harness, qtbot, tmp_pa
     assert again.size() == saved
 
 
-def test_quitting_leaves_no_server_process_even_when_one_hangs(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
-    hung = demo_spec("hang", "--spawn-child", "--stubborn", name="hang")
+def test_quitting_leaves_no_server_process_even_when_one_hangs(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    pidfile = tmp_path / "pids"
+    hung = demo_spec("hang", "--spawn-child", "--stubborn", "--pidfile", str(pidfile), name="hang")
     window = harness.window([hung, demo_spec("normal", name="clean")])
     wait_for(qtbot, lambda: window.current is not None and window.current.state is ServerState.WALKING)
     window.select_server("clean")
     wait_for(qtbot, lambda: ready(window))
     assert len(harness.pids) == 2
     harness.close(window)
-    harness.assert_gone(list(harness.pids))
+    assert len(pids_in(pidfile)) == 2  # the hung server and the child it started
+    harness.assert_gone(list(harness.pids) + pids_in(pidfile))
 
 
 def test_a_spawn_failure_is_shown_not_raised(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -215,3 +217,54 @@ def test_a_stderr_flood_is_kept_bounded(harness: Harness, qtbot) -> None:  # typ
     wait_for(qtbot, lambda: "tools walk 0 page 2" in log.toPlainText())
     assert log.blockCount() <= LOG_LINES
     assert window.current is not None and window.current.log.dropped > 0
+
+
+def test_export_writes_the_accepted_snapshot(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    window = harness.window([demo_spec("normal", name="clean")])
+    wait_for(qtbot, lambda: ready(window))
+    out = tmp_path / "exported.json"
+    assert window.export_snapshot(out)
+    document = json.loads(out.read_text())
+    assert document["format"] == "mcp-catalog-snapshot/1" and len(document["tools"]) == 3
+    assert not window.export_snapshot(tmp_path / "missing-dir" / "x.json")
+
+
+def test_a_session_that_dies_after_its_walk_is_reported(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import signal
+
+    window = harness.window([demo_spec("normal", name="clean")])
+    wait_for(qtbot, lambda: ready(window))
+    supervisor = window.current
+    assert supervisor is not None and supervisor.connection is not None
+    with qtbot.waitSignal(supervisor.refresh_failed, timeout=20_000):
+        os.kill(harness.pids[0], signal.SIGKILL)
+    assert supervisor.state is ServerState.FAILED and supervisor.connection is None
+    assert names_in_tree(window) == ["echo", "count_items", "delete_everything"], "the last good catalog stays"
+    text = banner_text(window)
+    assert "Connection failed" in text and "session ended after the catalog was accepted" in text
+    with qtbot.waitSignal(supervisor.catalog_accepted, timeout=20_000):
+        qtbot.mouseClick(window.findChild(QPushButton, "retryButton"), Qt.MouseButton.LeftButton)
+    assert supervisor.state is ServerState.READY
+
+
+def test_the_live_timeline_keeps_pages_that_arrive_while_another_walk_is_shown(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = harness.window([demo_spec("slow", "--delay", "1.0", name="slow")])
+    supervisor = window.current
+    assert supervisor is not None
+    wait_for(qtbot, lambda: supervisor.state is ServerState.READY)
+    source = window.findChild(QComboBox, "pageTimelineSource")
+    with qtbot.waitSignal(supervisor.page_arrived, timeout=20_000):
+        supervisor.refresh()
+    source.setCurrentIndex(1)
+    assert source.currentText().startswith("Accepted catalog")
+    with qtbot.waitSignal(supervisor.page_arrived, timeout=20_000):
+        pass  # page 1 of the live walk arrives while the accepted walk is shown
+    source.setCurrentIndex(0)
+    assert source.currentText().startswith("Live walk") and supervisor.busy
+    live = supervisor.attempt.pages["tools"] if supervisor.attempt else []
+    assert len(live) >= 2
+    model = timeline(window).model()
+    assert [model.index(r, 0).data() for r in range(model.rowCount())] == [str(p.index) for p in live]

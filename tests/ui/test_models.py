@@ -160,3 +160,10 @@ def test_server_list_passes_the_model_tester(qtmodeltester, qloop) -> None:  # t
     model = ServerListModel(runtime)
     qtmodeltester.check(model, force_py=True)
     assert model.index(1, 0).data().startswith("demo-single\nstdio · not connected")
+
+
+def test_duplicate_names_never_hang_the_tree() -> None:
+    model = ToolTreeModel()
+    model.set_tools(tools("a"))
+    model.set_tools(tools("a", "a", "b", "a"))
+    assert model.tool_names() == ["a", "b"]

@@ -26,7 +26,7 @@ from pydantic import TypeAdapter
 
 from catalog_inspector import __version__
 from catalog_inspector.core.config import Limits, ServerSpec
-from catalog_inspector.core.errors import CatalogError, ErrorKind, classify, make_error
+from catalog_inspector.core.errors import CatalogError, ErrorKind, classify, leaves, make_error
 from catalog_inspector.core.stdio import Faults, ServerLog, bounded_stdio_client
 
 __all__ = ["Connection", "Notification", "connect"]
@@ -154,6 +154,7 @@ async def connect(
             on_notification(str(message.method))
 
     handshake = timeout if timeout is not None else limits.request_timeout * 2
+    body_error: BaseException | None = None
     try:
         async with AsyncExitStack() as stack:
             try:
@@ -170,21 +171,28 @@ async def connect(
                 with anyio.fail_after(handshake):
                     await negotiate_auto(session)
             except TimeoutError as exc:
+                faults.hurry = True  # a server that cannot finish a handshake gets no grace period either
                 raise (faults.first or make_error(ErrorKind.TIMEOUT, f"no handshake within {handshake:g} s")) from exc
             except Exception as exc:
                 raise (faults.first or classify(exc)) from exc
-            yield Connection(
-                spec=spec,
-                session=session,
-                log=log,
-                faults=faults,
-                pid=pids[0] if pids else None,
-                server_info=_dump(session.server_info),
-                capabilities=_dump(session.server_capabilities),
-                instructions=session.instructions,
-            )
+            try:
+                yield Connection(
+                    spec=spec,
+                    session=session,
+                    log=log,
+                    faults=faults,
+                    pid=pids[0] if pids else None,
+                    server_info=_dump(session.server_info),
+                    capabilities=_dump(session.server_capabilities),
+                    instructions=session.instructions,
+                )
+            except BaseException as exc:
+                body_error = exc
+                raise
     except CatalogError:
         raise
     except Exception as exc:
+        if body_error is not None and any(leaf is body_error for leaf in leaves(exc)):
+            raise  # the caller's own error: not ours to reclassify
         # The transport's task group re-raises its own failure on exit, wrapped in groups.
         raise (faults.first or classify(exc)) from exc

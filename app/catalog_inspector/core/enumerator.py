@@ -87,7 +87,7 @@ class PageRecord:
             "items": self.items,
             "names": list(self.names),
             "bytes": self.bytes,
-            "latency_ms": round(self.latency_ms, 3),
+            "latency_ms": self.latency_ms,
             "outcome": self.outcome,
         }
 
@@ -136,12 +136,6 @@ class Timeline:
         index, cursor, start = self.in_flight
         self.add(PageRecord(index, cursor, None, 0, (), 0, (time.perf_counter() - start) * 1000, str(kind)))
         return index
-
-    def mark(self, index: int, kind: ErrorKind) -> None:
-        """Mark an already recorded page as the one that stopped the walk."""
-        for position, record in enumerate(self.pages):
-            if record.index == index:
-                self.pages[position] = PageRecord(**{**record.__dict__, "outcome": str(kind)})
 
 
 def _short(cursor: str, limit: int = 40) -> str:
@@ -195,14 +189,15 @@ async def walk_list(kind: ListKind, fetch: PageFetcher, limits: Limits, timeline
             timeline.add(PageRecord(index, cursor, None, 0, (), size, latency, str(exc.kind)))
             raise
         names = tuple(str(item[kind.key_field]) for item in page_items)
-        timeline.add(PageRecord(index, cursor, next_cursor, len(page_items), names, size, latency))
         if cursor is not None:
             sent[cursor] = index
         try:
             _check_page(kind, limits, index, size, names, first_seen, len(items), next_cursor, sent)
         except CatalogError as exc:
-            timeline.mark(index, exc.kind)
+            # The page is published with its verdict: a live view never shows an offender as "ok".
+            timeline.add(PageRecord(index, cursor, next_cursor, len(page_items), names, size, latency, str(exc.kind)))
             raise
+        timeline.add(PageRecord(index, cursor, next_cursor, len(page_items), names, size, latency))
         items.extend(page_items)
         if next_cursor is None:
             return items

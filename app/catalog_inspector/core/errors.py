@@ -16,6 +16,7 @@ one error path.
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,11 +75,14 @@ class ErrorInfo:
     list_name: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": str(self.kind), "message": self.message, "page": self.page, "code": self.code}
+        data: dict[str, Any] = {"kind": str(self.kind), "message": self.message, "page": self.page, "code": self.code}
+        if self.list_name is not None:
+            data["list"] = self.list_name
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ErrorInfo:
-        return cls(ErrorKind(data["kind"]), str(data["message"]), data.get("page"), data.get("code"))
+        return cls(ErrorKind(data["kind"]), str(data["message"]), data.get("page"), data.get("code"), data.get("list"))
 
 
 class CatalogError(Exception):
@@ -116,19 +120,33 @@ def leaves(exc: BaseException) -> list[BaseException]:
     return [exc]
 
 
-# Local codes the SDK's dispatcher uses for its own timeout and closed connection.
-_LOCAL_TIMEOUT = types.REQUEST_TIMEOUT
-_LOCAL_CLOSED = types.CONNECTION_CLOSED
+# Errors the SDK makes up locally, recognised by code and exact wording: its own
+# request timeout and closed connection, and the JSON-RPC errors its HTTP
+# transport synthesizes for HTTP-level failures. A server's own error with a
+# different message keeps its code and is a server_error.
+_LOCAL_TIMEOUT = re.compile(r"Request '[^']*' timed out")
+_SYNTHESIZED: tuple[tuple[int, re.Pattern[str], ErrorKind, str], ...] = (
+    (types.CONNECTION_CLOSED, re.compile(r"Connection closed"), ErrorKind.CONNECTION, "the connection to the server closed"),
+    (types.CONNECTION_CLOSED, re.compile(r"SSE stream ended without a response"), ErrorKind.CONNECTION,
+     "the server's event stream ended without a response"),
+    (types.METHOD_NOT_FOUND, re.compile(r"Not Found"), ErrorKind.CONNECTION, "HTTP 404 Not Found: is the URL the MCP endpoint?"),
+    (types.INVALID_REQUEST, re.compile(r"Session terminated"), ErrorKind.CONNECTION, "the server ended the HTTP session (404)"),
+    (types.INTERNAL_ERROR, re.compile(r"Server returned an error response"), ErrorKind.CONNECTION,
+     "the server answered with an HTTP error status"),
+    (types.PARSE_ERROR, re.compile(r"Failed to parse (JSON response|SSE message): .*", re.S), ErrorKind.PROTOCOL, ""),
+    (types.INVALID_REQUEST, re.compile(r"Unexpected content type: .*", re.S), ErrorKind.PROTOCOL, ""),
+)
 
 
 def _classify_leaf(exc: BaseException, page: int | None) -> CatalogError | None:
     if isinstance(exc, CatalogError):
         return exc
     if isinstance(exc, MCPError):
-        if exc.code == _LOCAL_TIMEOUT and "timed out" in exc.message:
+        if exc.code == types.REQUEST_TIMEOUT and _LOCAL_TIMEOUT.fullmatch(exc.message):
             return make_error(ErrorKind.TIMEOUT, f"no answer within the request timeout ({exc.message})", page)
-        if exc.code == _LOCAL_CLOSED and exc.message == "Connection closed":
-            return make_error(ErrorKind.CONNECTION, "the connection to the server closed", page)
+        for code, pattern, kind, text in _SYNTHESIZED:
+            if exc.code == code and pattern.fullmatch(exc.message):
+                return make_error(kind, text or f"malformed HTTP response: {exc.message}", page)
         return make_error(ErrorKind.SERVER_ERROR, f"the server answered with an error: {exc.message}", page, exc.code)
     if isinstance(exc, ValidationError):
         details = exc.errors()

@@ -93,7 +93,7 @@ class Snapshot:
             "server": self.server,
             "source": self.source,
             "taken_at": self.taken_at,
-            "duration_ms": round(self.duration_ms, 3),
+            "duration_ms": self.duration_ms,
             "capabilities": self.capabilities,
             "instructions": self.instructions,
             "tools": list(tools.items) if tools.status == "complete" else [],
@@ -174,8 +174,11 @@ async def _walk_one(
         connection.check_faults()
         return raw
 
+    if anyio.current_time() >= deadline:
+        message = f"not walked: the overall deadline of {limits.deadline:g} s had run out"
+        return ListResult("failed", error=ErrorInfo(ErrorKind.TIMEOUT, message))
     try:
-        with anyio.fail_after(max(0.0, deadline - anyio.current_time())):
+        with anyio.fail_after(deadline - anyio.current_time()):
             items = await walk_list(kind, fetch, limits, timeline)
     except CatalogError as exc:
         status: ListStatus = "rejected" if exc.kind.rejected else "failed"

@@ -73,10 +73,17 @@ class ServerLog:
 
 @dataclass
 class Faults:
-    """Transport-level faults seen on a connection; the first one explains what follows it."""
+    """Transport-level faults seen on a connection; the first one explains what follows it.
+
+    Attributes:
+        first: the first fault, or None.
+        hurry: set when the server is known to be hung: shutdown then skips the
+            grace periods and kills the process group at once.
+    """
 
     first: CatalogError | None = None
     event: anyio.Event = field(default_factory=anyio.Event)
+    hurry: bool = False
 
     def report(self, error: CatalogError) -> None:
         if self.first is None:
@@ -124,7 +131,14 @@ async def bounded_stdio_client(
         start_new_session=True,
     )
     if on_spawn is not None:
-        on_spawn(process.pid)
+        try:
+            on_spawn(process.pid)
+        except BaseException:
+            # Not recorded anywhere: nobody else could ever stop it.
+            kill_group(process.pid, signal.SIGKILL)
+            with anyio.CancelScope(shield=True), anyio.move_on_after(1.0):
+                await process.aclose()
+            raise
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
     stdout_done = anyio.Event()
@@ -229,7 +243,7 @@ async def bounded_stdio_client(
         finally:
             shutting_down = True
             with anyio.CancelScope(shield=True):
-                await _shutdown(process)
+                await _shutdown(process, hurry=faults.hurry)
                 await write_stream.aclose()
                 await read_stream.aclose()
                 if on_exit is not None:
@@ -237,12 +251,12 @@ async def bounded_stdio_client(
             tg.cancel_scope.cancel()
 
 
-async def _shutdown(process: anyio.abc.Process) -> None:
+async def _shutdown(process: anyio.abc.Process, hurry: bool = False) -> None:
     """Close stdin, wait, SIGTERM the group, wait, then SIGKILL the group (grandchildren included)."""
     assert process.stdin is not None
     with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
         await process.stdin.aclose()
-    if not await _exited(process, EXIT_GRACE):
+    if not hurry and not await _exited(process, EXIT_GRACE):
         kill_group(process.pid, signal.SIGTERM)
         await _exited(process, TERM_GRACE)
     kill_group(process.pid, signal.SIGKILL)

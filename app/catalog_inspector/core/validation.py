@@ -82,6 +82,8 @@ def check_result(tool: dict[str, Any], result: dict[str, Any]) -> ResultVerdict:
         return ResultVerdict("bad_schema", detail=f"the output schema is not valid JSON Schema: {exc.message}")
     except Unresolvable as exc:
         return ResultVerdict("bad_schema", detail=f"the output schema has an unresolvable $ref: {exc}")
+    except RecursionError:
+        return ResultVerdict("bad_schema", detail="the output schema refers to itself without end ($ref loop)")
     if problems:
         return ResultVerdict("invalid", tuple(problems))
     return ResultVerdict("valid")

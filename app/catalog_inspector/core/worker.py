@@ -18,7 +18,7 @@ import anyio
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.connection import Connection, Notification, connect
 from catalog_inspector.core.enumerator import PageRecord
-from catalog_inspector.core.errors import CatalogError
+from catalog_inspector.core.errors import CatalogError, ErrorKind
 from catalog_inspector.core.snapshot import Snapshot, failed_snapshot, source_of, take_snapshot
 from catalog_inspector.core.stdio import ServerLog
 
@@ -45,6 +45,7 @@ class SessionWorker:
         on_spawn: Callable[[int], None] | None = None,
         on_exit: Callable[[int], None] | None = None,
         on_connected: Callable[[Connection], None] | None = None,
+        on_lost: Callable[[CatalogError], None] | None = None,
     ) -> None:
         self.spec = spec
         self.limits = limits
@@ -56,6 +57,7 @@ class SessionWorker:
         self._on_spawn = on_spawn
         self._on_exit = on_exit
         self._on_connected = on_connected
+        self._on_lost = on_lost
         self._stop_requested = False
         self._stop: anyio.Event | None = None
 
@@ -68,13 +70,17 @@ class SessionWorker:
     async def run(self, on_walked: Callable[[Snapshot], None]) -> None:
         """Connect and walk; report the snapshot; if accepted, keep serving until `stop()`.
 
-        `on_walked` is called exactly once, with a complete, rejected or failed snapshot.
+        `on_walked` is called exactly once, with a complete, rejected or failed
+        snapshot. If an accepted session later breaks (the process exits, the
+        transport fails), `on_lost` is called with the reason.
         """
         self._stop = anyio.Event()
         if self._stop_requested:
             self._stop.set()
         started = time.perf_counter()
         deadline = anyio.current_time() + self.limits.deadline
+        reported = False
+        lost: CatalogError | None = None
         try:
             async with connect(
                 self.spec,
@@ -91,13 +97,35 @@ class SessionWorker:
                     connection, self.limits, deadline=deadline, on_page=self._on_page, started=started
                 )
                 self.snapshot = snapshot
+                if snapshot.error is not None and snapshot.error.kind is ErrorKind.TIMEOUT:
+                    # A server that let a request or the deadline run out gets no grace period to leave.
+                    connection.faults.hurry = True
                 if snapshot.status == "complete":
                     self.connection = connection
+                reported = True
                 on_walked(snapshot)
                 if snapshot.status == "complete":
-                    await self._stop.wait()
+                    lost = await self._serve(connection)
         except CatalogError as exc:
-            self.snapshot = failed_snapshot(exc, source_of(self.spec), started)
-            on_walked(self.snapshot)
+            if reported:
+                lost = lost or exc
+            else:
+                self.snapshot = failed_snapshot(exc, source_of(self.spec), started)
+                on_walked(self.snapshot)
         finally:
             self.connection = None
+        if lost is not None and not self._stop.is_set() and self._on_lost is not None:
+            self._on_lost(lost)
+
+    async def _serve(self, connection: Connection) -> CatalogError | None:
+        """Wait until told to stop, or until the connection breaks; return what broke it."""
+        assert self._stop is not None
+        async with anyio.create_task_group() as group:
+
+            async def until(event: anyio.Event) -> None:
+                await event.wait()
+                group.cancel_scope.cancel()
+
+            group.start_soon(until, self._stop)
+            group.start_soon(until, connection.faults.event)
+        return None if self._stop.is_set() else connection.faults.first

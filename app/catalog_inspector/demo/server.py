@@ -128,7 +128,7 @@ class DemoServer:
         plan = plan_for(mode, kind, walk, self.opts)
         page = plan.page(index)
         log(f"{kind} walk {walk} page {index} ({len(page.items)} items)")
-        await self._act(page, walk)
+        await self._act(page, walk, mode)
         result: dict[str, Any] = {_RESULT_KEYS[kind]: page.items, **_MODERN_FIELDS}
         if page.next is not None:
             result["nextCursor"] = self._token(plan, kind, page.next, walk)
@@ -159,8 +159,8 @@ class DemoServer:
                 item.setdefault("uri", "demo://repaired")
                 item.setdefault("uriTemplate", "demo://repaired/{id}")
 
-    async def _act(self, page: Page, walk: int) -> None:
-        if self.mode == "slow":
+    async def _act(self, page: Page, walk: int, mode: str) -> None:
+        if mode == "slow":
             await anyio.sleep(self.delay)
         if page.action == "hang":
             log("hanging on purpose")

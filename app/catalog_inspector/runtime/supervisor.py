@@ -19,8 +19,9 @@ from PySide6.QtCore import QObject, Signal
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.connection import Connection
 from catalog_inspector.core.enumerator import PageRecord
+from catalog_inspector.core.errors import CatalogError, make_error
 from catalog_inspector.core.processes import ProcessRegistry
-from catalog_inspector.core.snapshot import Snapshot
+from catalog_inspector.core.snapshot import Snapshot, failed_snapshot, source_of
 from catalog_inspector.core.stdio import ServerLog
 from catalog_inspector.core.worker import SessionWorker
 
@@ -121,6 +122,7 @@ class ServerSupervisor(QObject):
             on_spawn=self._registry.add if self._registry else None,
             on_exit=self._registry.remove if self._registry else None,
             on_connected=lambda _connection: self._set_state(ServerState.WALKING),
+            on_lost=lambda error: self._on_lost(candidate, error),
         )
         self._candidate = candidate
         self._set_state(ServerState.CONNECTING)
@@ -134,6 +136,7 @@ class ServerSupervisor(QObject):
         if candidate is None:
             return False
         self._candidate = None
+        self._changed_during_walk.discard(candidate)
         task = self._tasks.get(candidate)
         if task is not None:
             task.cancel()  # the worker exits its own contexts as the cancellation unwinds it
@@ -151,9 +154,11 @@ class ServerSupervisor(QObject):
         tasks = list(self._tasks.values())
         if tasks:
             await asyncio.wait(tasks, timeout=CLOSE_TIMEOUT)
-        for task in tasks:
-            if not task.done():
-                task.cancel()
+        stuck = [task for task in tasks if not task.done()]
+        for task in stuck:
+            task.cancel()
+        if stuck:
+            await asyncio.wait(stuck, timeout=CLOSE_TIMEOUT)
 
     # -- worker plumbing ------------------------------------------------------
     def _spawn(self, worker: SessionWorker, walked: Callable[[Snapshot], None]) -> None:
@@ -200,6 +205,17 @@ class ServerSupervisor(QObject):
             self._changed_during_walk.discard(worker)
             self._set_state(ServerState.FAILED)
             self.refresh_failed.emit(snapshot)
+
+    def _on_lost(self, worker: SessionWorker, error: CatalogError) -> None:
+        """The active session broke after its walk: say so; the last good catalog stays."""
+        if worker is not self._active or self._closing:
+            return
+        self._active = None
+        message = f"the session ended after the catalog was accepted: {error.info.message}"
+        snapshot = failed_snapshot(make_error(error.kind, message, code=error.info.code), source_of(self.spec))
+        self.attempt = Attempt(datetime.now().astimezone(), {}, snapshot)
+        self._set_state(ServerState.FAILED)
+        self.refresh_failed.emit(snapshot)
 
     def _settled_state(self) -> ServerState:
         if self.attempt is not None and self.attempt.snapshot is not None and self.attempt.snapshot.status != "complete":

@@ -150,7 +150,7 @@ class MainWindow(QMainWindow):
         for text, shortcut, slot in (
             ("&Refresh", QKeySequence(Qt.Key.Key_F5), self.refresh),
             ("&Cancel walk", QKeySequence(Qt.Key.Key_Escape), self.cancel),
-            ("&Export snapshot…", QKeySequence("Ctrl+E"), self.export_snapshot),
+            ("&Export snapshot…", QKeySequence("Ctrl+E"), lambda: self.export_snapshot()),
             ("&Quit", QKeySequence("Ctrl+Q"), self.close),
         ):
             action = QAction(text, self)
@@ -190,18 +190,28 @@ class MainWindow(QMainWindow):
         if self._current is not None and self._current.cancel():
             self.statusBar().showMessage("Walk cancelled; the shown catalog is unchanged.", 5000)
 
-    def export_snapshot(self) -> None:
+    def export_snapshot(self, path: Path | None = None) -> bool:
+        """Write the accepted snapshot (else the latest attempt's) as `mcp-catalog-snapshot/1` JSON."""
         current = self._current
-        snapshot = current.accepted if current is not None else None
-        if current is not None and current.attempt is not None and current.attempt.snapshot is not None:
-            snapshot = current.attempt.snapshot if snapshot is None else snapshot
+        snapshot = None
+        if current is not None:
+            attempt = current.attempt.snapshot if current.attempt is not None else None
+            snapshot = current.accepted or attempt
         if snapshot is None:
             self.statusBar().showMessage("Nothing to export yet.", 5000)
-            return
-        path, _ = QFileDialog.getSaveFileName(self, "Export snapshot", "snapshot.json", "JSON (*.json)")
-        if path:
-            Path(path).write_text(json.dumps(snapshot.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-            self.statusBar().showMessage(f"Snapshot written to {path}", 5000)
+            return False
+        if path is None:
+            chosen, _ = QFileDialog.getSaveFileName(self, "Export snapshot", "snapshot.json", "JSON (*.json)")
+            if not chosen:
+                return False
+            path = Path(chosen)
+        try:
+            path.write_text(json.dumps(snapshot.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        except OSError as exc:
+            self.statusBar().showMessage(f"Could not write {path}: {exc.strerror or exc}", 8000)
+            return False
+        self.statusBar().showMessage(f"Snapshot written to {path}", 5000)
+        return True
 
     # -- reacting to the runtime ----------------------------------------------
     def _on_server_list_selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
@@ -269,6 +279,7 @@ class MainWindow(QMainWindow):
             self.banner.retry.setEnabled(not current.busy)
         elif current.state is ServerState.STALE:
             self.banner.show_stale()
+            self.banner.retry.setEnabled(not current.busy)
         elif not (current.busy and self.banner.isVisible()):
             self.banner.clear()
         else:
@@ -321,7 +332,7 @@ class MainWindow(QMainWindow):
             f"Protocol version: {server.get('protocol_version')}",
             "",
             "Capabilities:",
-            json.dumps(accepted.capabilities, indent=2, ensure_ascii=False),
+            visible(json.dumps(accepted.capabilities, indent=2, ensure_ascii=False), keep_newlines=True),
         ]
         if accepted.instructions:
             lines += ["", "Instructions:", visible(accepted.instructions, keep_newlines=True)]

@@ -96,7 +96,19 @@ class ToolTreeModel(QAbstractItemModel):
         return [node.key for node in self._tools]
 
     def set_tools(self, tools: Sequence[dict[str, Any]]) -> None:
-        """Show `tools` (wire objects, in server order) by diffing against what is shown."""
+        """Show `tools` (wire objects, in server order) by diffing against what is shown.
+
+        Names are the row keys: an accepted catalog has no duplicates, and should
+        one be passed anyway only its first occurrence is shown.
+        """
+        seen: set[str] = set()
+        unique = []
+        for tool in tools:
+            name = str(tool.get("name", ""))
+            if name not in seen:
+                seen.add(name)
+                unique.append(tool)
+        tools = unique
         wanted = [str(t.get("name", "")) for t in tools]
         wanted_set = set(wanted)
         # 1. Remove rows whose names are gone, in contiguous runs from the bottom.

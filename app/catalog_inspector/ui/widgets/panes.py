@@ -77,7 +77,7 @@ def tool_detail(tool: dict[str, Any]) -> str:
     lines.append(visible(description, keep_newlines=True) if isinstance(description, str) else "(no description)")
     lines.append("")
     lines.append("As the server sent it:")
-    lines.append(json.dumps(tool, indent=2, ensure_ascii=False))
+    lines.append(visible(json.dumps(tool, indent=2, ensure_ascii=False), keep_newlines=True))
     return "\n".join(lines)
 
 

@@ -37,7 +37,7 @@ class TimelinePanel(QWidget):
 
     def __init__(self, object_name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._walks: list[Sequence[PageRecord]] = []
+        self._walks: list[list[PageRecord]] = []
         self._live_index: int | None = None
         self.model = TimelineModel(self)
         self._pending: list[PageRecord] = []
@@ -77,7 +77,7 @@ class TimelinePanel(QWidget):
 
     def set_walks(self, walks: Sequence[tuple[str, Sequence[PageRecord]]], live: int | None = None) -> None:
         """Offer these walks (label, pages), most recent first; `live` is the index still growing."""
-        self._walks = [pages for _, pages in walks]
+        self._walks = [list(pages) for _, pages in walks]
         self._live_index = live
         self.source.blockSignals(True)
         self.source.clear()
@@ -89,7 +89,10 @@ class TimelinePanel(QWidget):
 
     def append_live(self, page: PageRecord) -> None:
         """Add a page of the live walk; rows are added in batches so a fast walk repaints a few times, not per page."""
-        if self._live_index is not None and self.source.currentIndex() == self._live_index:
+        if self._live_index is None:
+            return
+        self._walks[self._live_index].append(page)  # kept even while another walk is shown
+        if self.source.currentIndex() == self._live_index:
             self._pending.append(page)
             if not self._flush.isActive():
                 self._flush.start()
