@@ -80,6 +80,8 @@ class MainWindow(QMainWindow):
         self.server_list.selectionModel().selectionChanged.connect(self._on_server_list_selection_changed)
         self.notice = _label("configNotice", self)
         self.notice.setWordWrap(True)
+        self.notice.setMargin(6)
+        self.notice.setStyleSheet("QLabel#configNotice { background: #fff8e1; border: 1px solid #e0d090; }")
         self.notice.setText(notice)
         self.notice.setVisible(bool(notice))
         sidebar = QWidget(self)
