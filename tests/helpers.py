@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import select
 import subprocess
 import sys
 import time
@@ -27,22 +29,47 @@ def alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[-1].split()[0] != "Z"
 
 
+POLL_INTERVAL = 0.02
+
+
 def wait_until(condition: Callable[[], bool], timeout: float = 10.0, what: str = "condition") -> None:
-    """Poll `condition` until it holds; fail after `timeout` seconds."""
+    """Poll `condition` until it holds; fail after `timeout` seconds.
+
+    Only for conditions no event announces (another process writing a file);
+    process exits are awaited through pidfds instead (`assert_all_gone`).
+    """
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        time.sleep(0.02)
+        time.sleep(POLL_INTERVAL)
+
+
+def wait_gone(pid: int, timeout: float = 10.0) -> None:
+    """Block until `pid` has exited (a zombie counts), woken by its pidfd; fail after `timeout`."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return
+    try:
+        deadline = time.monotonic() + timeout
+        while alive(pid):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise AssertionError(f"process {pid} still runs after {timeout} s")
+            select.select([fd], [], [], remaining)  # readable once the process has exited
+    finally:
+        os.close(fd)
 
 
 def pids_in(pidfile: Path) -> list[int]:
     return [int(line) for line in pidfile.read_text().split()] if pidfile.exists() else []
 
 
-def assert_all_gone(pids: list[int]) -> None:
+def assert_all_gone(pids: list[int], timeout: float = 10.0) -> None:
     assert pids, "no process was recorded"
-    wait_until(lambda: not any(alive(p) for p in pids), what=f"processes {pids} to end")
+    for pid in pids:
+        wait_gone(pid, timeout)
 
 
 @contextmanager

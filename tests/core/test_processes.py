@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 from catalog_inspector.core.processes import ProcessRegistry, start_time
-from tests.helpers import alive, wait_until
+from tests.helpers import alive
 
-SLEEPER = [sys.executable, "-c", "import time; time.sleep(3600)"]
+SLEEPER = [sys.executable, "-c", "import signal; signal.pause()"]  # runs until killed
 
 
 def _orphan_group() -> subprocess.Popen[bytes]:
@@ -55,5 +55,5 @@ def test_kill_all_ends_what_this_instance_started(tmp_path: Path) -> None:
     registry.add(child.pid)
     assert registry.kill_all() == [child.pid]
     child.wait(timeout=10)
-    wait_until(lambda: not alive(child.pid))
+    assert not alive(child.pid)
     assert not list(tmp_path.glob("*.json"))

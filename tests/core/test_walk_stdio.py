@@ -296,7 +296,7 @@ async def test_a_server_that_never_answers_the_handshake_times_out_and_is_killed
 
     from catalog_inspector.core.config import ServerSpec
 
-    mute = ServerSpec(name="mute", command=sys.executable, args=("-c", "import time; time.sleep(3600)"))
+    mute = ServerSpec(name="mute", command=sys.executable, args=("-c", "import signal; signal.pause()"))
     pids: list[int] = []
     results: list[Snapshot] = []
     worker = SessionWorker(mute, Limits(request_timeout=1.0, deadline=10.0), on_spawn=pids.append)

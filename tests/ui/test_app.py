@@ -47,7 +47,7 @@ def test_a_given_config_is_used(tmp_path: Path) -> None:
 def test_the_app_opens_and_quits_on_sigterm_leaving_no_server(tmp_path: Path) -> None:
     import signal
 
-    from tests.helpers import alive, wait_until
+    from tests.helpers import assert_all_gone, wait_until
 
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "cfg"), XDG_CACHE_HOME=str(tmp_path / "cache"))
     proc = subprocess.Popen([sys.executable, "-m", "catalog_inspector"], env=env, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
@@ -71,5 +71,5 @@ def test_the_app_opens_and_quits_on_sigterm_leaving_no_server(tmp_path: Path) ->
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    wait_until(lambda: not any(alive(p) for p in pids), what="demo servers to end")
+    assert_all_gone(pids)
     assert not list(sessions.glob("*.json")), "a clean exit leaves no record to sweep"

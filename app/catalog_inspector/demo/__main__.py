@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import anyio
@@ -41,7 +40,7 @@ def main(argv: list[str] | None = None) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if args.spawn_child:
         # A helper that outlives a polite shutdown unless its process group is killed.
-        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+        child = subprocess.Popen([sys.executable, "-c", "import signal; signal.pause()"])
         pids = [os.getpid(), child.pid]
     else:
         pids = [os.getpid()]
@@ -66,7 +65,7 @@ def main(argv: list[str] | None = None) -> None:
         anyio.run(serve_stdio, demo, legacy)
     if args.stubborn:
         while True:  # a server that will not leave on its own: only SIGKILL ends it
-            time.sleep(3600)
+            signal.pause()
 
 
 if __name__ == "__main__":
