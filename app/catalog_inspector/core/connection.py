@@ -149,7 +149,11 @@ async def connect(
 
     async def on_message(message: IncomingMessage) -> None:
         if isinstance(message, Exception):
-            faults.report(make_error(ErrorKind.PROTOCOL, f"the server sent an unreadable message: {message}"))
+            # The transport hands over what it could not deliver: unreadable data or its own failure.
+            error = classify(message)
+            if error.kind is ErrorKind.PROTOCOL:
+                error = make_error(ErrorKind.PROTOCOL, f"the server sent an unreadable message: {message}")
+            faults.report(error)
         elif on_notification is not None:
             on_notification(str(message.method))
 
