@@ -268,3 +268,13 @@ def test_the_live_timeline_keeps_pages_that_arrive_while_another_walk_is_shown(h
     assert len(live) >= 2
     model = timeline(window).model()
     assert [model.index(r, 0).data() for r in range(model.rowCount())] == [str(p.index) for p in live]
+
+
+def test_ctrl_q_closes_every_session(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = harness.window([demo_spec("normal", name="clean")])
+    wait_for(qtbot, lambda: ready(window))
+    quit_action = next(a for a in window.actions() if a.shortcut().toString() == "Ctrl+Q")
+    harness.windows.remove(window)
+    with qtbot.waitSignal(window.closed, timeout=20_000):
+        quit_action.trigger()
+    harness.assert_gone(list(harness.pids))
