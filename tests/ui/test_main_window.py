@@ -146,6 +146,8 @@ def test_cancel_stops_a_walk_and_its_process(harness: Harness, qtbot) -> None:  
     assert cancel.isEnabled()
     qtbot.mouseClick(cancel, Qt.MouseButton.LeftButton)
     assert supervisor.state is ServerState.NOT_CONNECTED and not supervisor.busy
+    source = window.findChild(QComboBox, "pageTimelineSource")
+    assert not any(source.itemText(i).startswith("Live walk") for i in range(source.count()))
     assert window.findChild(QPushButton, "refreshButton").isEnabled()
     harness.assert_gone(list(harness.pids))
 
@@ -278,3 +280,17 @@ def test_ctrl_q_closes_every_session(harness: Harness, qtbot) -> None:  # type: 
     with qtbot.waitSignal(window.closed, timeout=20_000):
         quit_action.trigger()
     harness.assert_gone(list(harness.pids))
+
+
+def test_copy_takes_the_full_cursor_and_tables_never_wrap(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QGuiApplication
+
+    window = harness.window([demo_spec("normal", name="clean")])
+    wait_for(qtbot, lambda: ready(window))
+    view = timeline(window)
+    view.setCurrentIndex(view.model().index(0, 2))
+    window.tools_pane.timeline.copy_current()
+    assert window.current is not None
+    assert QGuiApplication.clipboard().text() == window.current.accepted.tools.pages[0].next_cursor  # type: ignore[union-attr]
+    # Word wrap would break a cursor at a hyphen and hide the rest of the cell.
+    assert all(not table.wordWrap() for table in window.findChildren(QTableView))

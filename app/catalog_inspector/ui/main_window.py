@@ -10,7 +10,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QItemSelection, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QItemSelection, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from catalog_inspector.core.enumerator import PageRecord
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import Runtime, ServerState, ServerSupervisor
+from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.models.server_list import ServerListModel
 from catalog_inspector.ui.widgets.panes import ListPane, ToolsPane, plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.status_banner import KIND_TITLES, StatusBanner
@@ -119,11 +120,10 @@ class MainWindow(QMainWindow):
         self.server_info = plain_text_view("serverInfo", self)
         self.server_log = plain_text_view("serverLog", self)
         self.server_log.setMaximumBlockCount(LOG_LINES)
-        self._log_pending: list[str] = []
-        self._log_flush = QTimer(self)
-        self._log_flush.setSingleShot(True)
-        self._log_flush.setInterval(100)
-        self._log_flush.timeout.connect(self._flush_log)
+        # A server may flood stderr: lines reach the pane in batches, at most LOG_LINES per batch.
+        self._log_batch: Batcher[str] = Batcher(
+            lambda lines: self.server_log.appendPlainText("\n".join(lines)), 100, keep_last=LOG_LINES, parent=self
+        )
         server_tab = QSplitter(Qt.Orientation.Vertical, self)
         server_tab.addWidget(self.server_info)
         server_tab.addWidget(self.server_log)
@@ -190,6 +190,7 @@ class MainWindow(QMainWindow):
 
     def cancel(self) -> None:
         if self._current is not None and self._current.cancel():
+            self._render(catalog=False, timelines=True)  # the cancelled walk is no longer offered as "live"
             self.statusBar().showMessage("Walk cancelled; the shown catalog is unchanged.", 5000)
 
     def export_snapshot(self, path: Path | None = None) -> bool:
@@ -222,7 +223,7 @@ class MainWindow(QMainWindow):
             return
         self._current = self.servers.supervisor_at(indexes[0].row())
         self.settings.setValue("lastServer", self._current.spec.name)
-        self._log_pending = []
+        self._log_batch.clear()
         self.server_log.setPlainText(visible(self._current.log.text(), keep_newlines=True))
         self._render(catalog=True, timelines=True)
         self._current.ensure_started()
@@ -239,17 +240,8 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Walking {list_name.replace('_', ' ')}: page {page.index} ({page.items} items)")
 
     def _on_supervisor_log(self, supervisor: ServerSupervisor, line: str) -> None:
-        # A server may flood stderr: lines are shown in batches, at most LOG_LINES per batch.
         if supervisor is self._current:
-            self._log_pending.append(visible(line))
-            del self._log_pending[:-LOG_LINES]
-            if not self._log_flush.isActive():
-                self._log_flush.start()
-
-    def _flush_log(self) -> None:
-        lines, self._log_pending = self._log_pending, []
-        if lines:
-            self.server_log.appendPlainText("\n".join(lines))
+            self._log_batch.add(visible(line))
 
     # -- rendering ------------------------------------------------------------
     def _render(self, catalog: bool, timelines: bool) -> None:

@@ -24,11 +24,13 @@ from catalog_inspector.core.text import visible
 from catalog_inspector.ui.models.item_list import ItemListModel
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.models.tool_tree import ToolTreeModel, annotation_badges
+from catalog_inspector.ui.widgets.tables import compact_table
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
 
 __all__ = ["ListPane", "ToolFilterProxy", "ToolsPane", "plain_text_view", "set_capped_text"]
 
 DISPLAY_CAP = 200_000
+SPLIT_SIZES = [560, 600]  # content | page timeline
 
 
 def plain_text_view(object_name: str, parent: QWidget | None = None) -> QPlainTextEdit:
@@ -120,7 +122,7 @@ class ToolsPane(QWidget):
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(left)
         split.addWidget(self.timeline)
-        split.setSizes([560, 600])
+        split.setSizes(SPLIT_SIZES)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split)
@@ -161,14 +163,12 @@ class ListPane(QWidget):
         self.table = QTableView(self)
         self.table.setObjectName(table_name)
         self.table.setModel(self.model)
-        self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        compact_table(self.table, QAbstractItemView.SelectionBehavior.SelectRows)
         self.timeline = TimelinePanel(timeline_name, self)
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(self.table)
         split.addWidget(self.timeline)
-        split.setSizes([700, 520])
+        split.setSizes(SPLIT_SIZES)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split)

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QTableView,
     QVBoxLayout,
@@ -18,8 +17,10 @@ from PySide6.QtWidgets import (
 )
 
 from catalog_inspector.core.enumerator import PageRecord
+from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.models.timeline import TimelineModel
+from catalog_inspector.ui.widgets.tables import compact_table
 
 __all__ = ["TimelinePanel"]
 
@@ -40,20 +41,12 @@ class TimelinePanel(QWidget):
         self._walks: list[list[PageRecord]] = []
         self._live_index: int | None = None
         self.model = TimelineModel(self)
-        self._pending: list[PageRecord] = []
-        self._flush = QTimer(self)
-        self._flush.setSingleShot(True)
-        self._flush.setInterval(LIVE_BATCH_MS)
-        self._flush.timeout.connect(self._flush_pending)
+        self._live_batch: Batcher[PageRecord] = Batcher(self.model.extend, LIVE_BATCH_MS, parent=self)
         self.view = QTableView(self)
         self.view.setObjectName(object_name)
         self.view.setModel(self.model)
-        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
+        compact_table(self.view, QAbstractItemView.SelectionBehavior.SelectItems)
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        self.view.verticalHeader().setVisible(False)
-        self.view.verticalHeader().setDefaultSectionSize(self.view.fontMetrics().height() + 6)
-        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.view.horizontalHeader().setStretchLastSection(True)
         for column, width in enumerate((32, 120, 120, 46, 70, 64)):
             self.view.setColumnWidth(column, width)
         copy = QAction("Copy full value", self.view)
@@ -93,17 +86,10 @@ class TimelinePanel(QWidget):
             return
         self._walks[self._live_index].append(page)  # kept even while another walk is shown
         if self.source.currentIndex() == self._live_index:
-            self._pending.append(page)
-            if not self._flush.isActive():
-                self._flush.start()
-
-    def _flush_pending(self) -> None:
-        pages, self._pending = self._pending, []
-        self.model.extend(pages)
+            self._live_batch.add(page)
 
     def _show(self, index: int) -> None:
-        self._flush.stop()
-        self._pending = []
+        self._live_batch.clear()
         self.model.set_pages(self._walks[index] if 0 <= index < len(self._walks) else [])
         bad = self.model.offending_row()
         if bad is not None:

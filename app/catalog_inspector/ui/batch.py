@@ -1,0 +1,50 @@
+"""Coalescing fast streams (live pages, server log lines) into a few repaints."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from PySide6.QtCore import QObject, QTimer
+
+__all__ = ["Batcher"]
+
+T = TypeVar("T")
+
+
+class Batcher(QObject, Generic[T]):
+    """Collects items and hands them to `flush` in one call, at most once per `interval_ms`.
+
+    A view that repaints per item stalls under a fast walk or a flooding server;
+    one batch per interval keeps it to a few repaints. `keep_last` bounds what
+    waits between flushes (older items are dropped first).
+    """
+
+    def __init__(
+        self, flush: Callable[[list[T]], None], interval_ms: int, keep_last: int | None = None, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self._flush = flush
+        self._keep_last = keep_last
+        self._pending: list[T] = []
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(interval_ms)
+        self._timer.timeout.connect(self._deliver)
+
+    def add(self, item: T) -> None:
+        self._pending.append(item)
+        if self._keep_last is not None:
+            del self._pending[: -self._keep_last]
+        if not self._timer.isActive():
+            self._timer.start()
+
+    def clear(self) -> None:
+        """Drop what waits (the view is about to show something else)."""
+        self._timer.stop()
+        self._pending = []
+
+    def _deliver(self) -> None:
+        items, self._pending = self._pending, []
+        if items:
+            self._flush(items)
