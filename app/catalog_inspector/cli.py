@@ -21,10 +21,9 @@ import anyio
 
 from catalog_inspector.core.config import ConfigError, Limits, ServerSpec, load_config
 from catalog_inspector.core.paths import user_config_file
-from catalog_inspector.core.snapshot import Snapshot
 from catalog_inspector.core.worker import SessionWorker
 
-__all__ = ["EXIT_CODES", "main", "run_snapshot"]
+__all__ = ["EXIT_CODES", "main"]
 
 EXIT_CODES = {"complete": 0, "usage": 2, "rejected": 3, "failed": 4}
 
@@ -110,19 +109,6 @@ def _spec_from(args: argparse.Namespace) -> ServerSpec:
     raise UsageError(f"no server named {args.server!r} in {path} (servers: {names})")
 
 
-async def run_snapshot(spec: ServerSpec, limits: Limits) -> Snapshot:
-    """Take one snapshot and close the session."""
-    results: list[Snapshot] = []
-    worker = SessionWorker(spec, limits)
-
-    def walked(snapshot: Snapshot) -> None:
-        results.append(snapshot)
-        worker.stop()
-
-    await worker.run(walked)
-    return results[0]
-
-
 def _write(document: dict[str, Any], out: Path | None) -> None:
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     if out is None:
@@ -156,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         request_timeout=args.timeout,
         deadline=args.deadline,
     )
-    snapshot = anyio.run(run_snapshot, spec, limits)
+    snapshot = anyio.run(SessionWorker(spec, limits).walk_once)
     try:
         _write(snapshot.to_json(), args.out)
     except OSError as exc:

@@ -14,16 +14,9 @@ LIMITS = Limits(request_timeout=3.0, deadline=30.0, max_pages=20)
 
 
 async def snapshot_at(url: str, transport: str = "http", limits: Limits = LIMITS) -> Snapshot:
-    results: list[Snapshot] = []
     worker = SessionWorker(ServerSpec(name="remote", transport=transport, url=url), limits)  # type: ignore[arg-type]
-
-    def walked(snapshot: Snapshot) -> None:
-        results.append(snapshot)
-        worker.stop()
-
     with anyio.fail_after(60):
-        await worker.run(walked)
-    return results[0]
+        return await worker.walk_once()
 
 
 @pytest.mark.anyio

@@ -18,17 +18,9 @@ FAST = Limits(request_timeout=3.0, deadline=30.0, max_pages=50)
 
 async def snapshot_of(mode: str, *extra: str, limits: Limits = FAST) -> tuple[Snapshot, list[int]]:
     pids: list[int] = []
-    results: list[Snapshot] = []
     worker = SessionWorker(demo_spec(mode, *extra), limits, on_spawn=pids.append)
-
-    def walked(snapshot: Snapshot) -> None:
-        results.append(snapshot)
-        worker.stop()
-
     with anyio.fail_after(60):
-        await worker.run(walked)
-    assert len(results) == 1
-    return results[0], pids
+        return await worker.walk_once(), pids
 
 
 def outcomes(snapshot: Snapshot) -> list[tuple[int, int, str]]:
@@ -232,14 +224,8 @@ async def test_list_changed_notifications_reach_the_caller() -> None:
 async def test_pages_reach_the_live_callback_as_they_arrive() -> None:
     live: list[tuple[str, PageRecord]] = []
     worker = SessionWorker(demo_spec("normal"), FAST, on_page=lambda name, page: live.append((name, page)))
-    results: list[Snapshot] = []
-
-    def walked(snapshot: Snapshot) -> None:
-        results.append(snapshot)
-        worker.stop()
-
-    await worker.run(walked)
-    assert [p for n, p in live if n == "tools"] == list(results[0].tools.pages)
+    snapshot = await worker.walk_once()
+    assert [p for n, p in live if n == "tools"] == list(snapshot.tools.pages)
 
 
 @pytest.mark.anyio
@@ -269,14 +255,7 @@ async def test_server_stderr_is_captured_and_bounded() -> None:
     from catalog_inspector.core.stdio import ServerLog
 
     log = ServerLog(max_bytes=120)
-    worker = SessionWorker(demo_spec("normal"), FAST, log=log)
-    results: list[Snapshot] = []
-
-    def walked(snapshot: Snapshot) -> None:
-        results.append(snapshot)
-        worker.stop()
-
-    await worker.run(walked)
+    await SessionWorker(demo_spec("normal"), FAST, log=log).walk_once()
     assert any("[demo]" in line for line in log.lines)
     assert sum(len(line) + 1 for line in log.lines) <= 120
     assert log.dropped > 0 and "earlier lines dropped" in log.text()

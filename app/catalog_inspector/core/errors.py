@@ -133,8 +133,10 @@ _SYNTHESIZED: tuple[tuple[int, re.Pattern[str], ErrorKind, str], ...] = (
     (types.INVALID_REQUEST, re.compile(r"Session terminated"), ErrorKind.CONNECTION, "the server ended the HTTP session (404)"),
     (types.INTERNAL_ERROR, re.compile(r"Server returned an error response"), ErrorKind.CONNECTION,
      "the server answered with an HTTP error status"),
-    (types.PARSE_ERROR, re.compile(r"Failed to parse (JSON response|SSE message): .*", re.S), ErrorKind.PROTOCOL, ""),
-    (types.INVALID_REQUEST, re.compile(r"Unexpected content type: .*", re.S), ErrorKind.PROTOCOL, ""),
+    (types.PARSE_ERROR, re.compile(r"Failed to parse (JSON response|SSE message): .*", re.S), ErrorKind.PROTOCOL,
+     "malformed HTTP response: {}"),
+    (types.INVALID_REQUEST, re.compile(r"Unexpected content type: .*", re.S), ErrorKind.PROTOCOL,
+     "malformed HTTP response: {}"),
 )
 
 
@@ -146,7 +148,7 @@ def _classify_leaf(exc: BaseException, page: int | None) -> CatalogError | None:
             return make_error(ErrorKind.TIMEOUT, f"no answer within the request timeout ({exc.message})", page)
         for code, pattern, kind, text in _SYNTHESIZED:
             if exc.code == code and pattern.fullmatch(exc.message):
-                return make_error(kind, text or f"malformed HTTP response: {exc.message}", page)
+                return make_error(kind, text.format(exc.message), page)
         return make_error(ErrorKind.SERVER_ERROR, f"the server answered with an error: {exc.message}", page, exc.code)
     if isinstance(exc, ValidationError):
         details = exc.errors()

@@ -135,9 +135,8 @@ async def bounded_stdio_client(
             on_spawn(process.pid)
         except BaseException:
             # Not recorded anywhere: nobody else could ever stop it.
-            kill_group(process.pid, signal.SIGKILL)
-            with anyio.CancelScope(shield=True), anyio.move_on_after(1.0):
-                await process.aclose()
+            with anyio.CancelScope(shield=True):
+                await _shutdown(process, hurry=True)
             raise
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)

@@ -117,6 +117,13 @@ class SessionWorker:
         if lost is not None and not self._stop.is_set() and self._on_lost is not None:
             self._on_lost(lost)
 
+    async def walk_once(self) -> Snapshot:
+        """Connect, walk, close: one snapshot, no session kept (the CLI's whole job)."""
+        self.stop()  # asked before run(): the session closes as soon as the walk is reported
+        await self.run(lambda _snapshot: None)
+        assert self.snapshot is not None
+        return self.snapshot
+
     async def _serve(self, connection: Connection) -> CatalogError | None:
         """Wait until told to stop, or until the connection breaks; return what broke it."""
         assert self._stop is not None

@@ -89,7 +89,7 @@ class ServerSupervisor(QObject):
         self._candidate: SessionWorker | None = None
         self._tasks: dict[SessionWorker, asyncio.Task[None]] = {}
         self._stale = False
-        self._changed_during_walk: set[SessionWorker] = set()
+        self._candidate_saw_change = False  # list_changed arrived while the candidate walked
         self._closing = False
 
     # -- what the UI asks ---------------------------------------------------
@@ -125,6 +125,7 @@ class ServerSupervisor(QObject):
             on_lost=lambda error: self._on_lost(candidate, error),
         )
         self._candidate = candidate
+        self._candidate_saw_change = False
         self._set_state(ServerState.CONNECTING)
         self.walk_started.emit()
         self._spawn(candidate, lambda snapshot: self._on_walked(candidate, snapshot))
@@ -136,7 +137,6 @@ class ServerSupervisor(QObject):
         if candidate is None:
             return False
         self._candidate = None
-        self._changed_during_walk.discard(candidate)
         task = self._tasks.get(candidate)
         if task is not None:
             task.cancel()  # the worker exits its own contexts as the cancellation unwinds it
@@ -176,7 +176,7 @@ class ServerSupervisor(QObject):
             return
         if worker is self._candidate:
             # The catalog changed while it was being walked: once accepted, it is already stale.
-            self._changed_during_walk.add(worker)
+            self._candidate_saw_change = True
         elif worker is self._active and not self._stale:
             # A flood of notifications costs one state change: the flag only flips once.
             self._stale = True
@@ -196,13 +196,11 @@ class ServerSupervisor(QObject):
                 old.stop()
             self.accepted = snapshot
             self.accepted_at = datetime.now().astimezone()
-            self._stale = worker in self._changed_during_walk
-            self._changed_during_walk.clear()
+            self._stale = self._candidate_saw_change
             self._set_state(ServerState.STALE if self._stale else ServerState.READY)
             self.catalog_accepted.emit(snapshot)
         else:
             worker.stop()
-            self._changed_during_walk.discard(worker)
             self._set_state(ServerState.FAILED)
             self.refresh_failed.emit(snapshot)
 
@@ -218,8 +216,7 @@ class ServerSupervisor(QObject):
         self.refresh_failed.emit(snapshot)
 
     def _settled_state(self) -> ServerState:
-        if self.attempt is not None and self.attempt.snapshot is not None and self.attempt.snapshot.status != "complete":
-            return ServerState.FAILED
+        """The state once no walk runs: what the accepted catalog (if any) says."""
         if self.accepted is None:
             return ServerState.NOT_CONNECTED
         return ServerState.STALE if self._stale else ServerState.READY
