@@ -14,7 +14,7 @@ from catalog_inspector.ui.models.item_list import ItemListModel
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.models.timeline import TimelineModel
 from catalog_inspector.ui.models.tool_tree import ToolTreeModel
-from catalog_inspector.ui.widgets.panes import ToolFilterProxy
+from catalog_inspector.ui.widgets.tools_pane import ToolFilterProxy
 
 
 def tools(*names: str, schema_type: str = "string") -> list[dict[str, Any]]:

@@ -31,8 +31,9 @@ from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import Runtime, ServerState, ServerSupervisor
 from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.models.server_list import ServerListModel
-from catalog_inspector.ui.widgets.panes import ListPane, ToolsPane, plain_text_view, set_capped_text
+from catalog_inspector.ui.widgets.panes import ListPane, plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.status_banner import KIND_TITLES, StatusBanner
+from catalog_inspector.ui.widgets.tools_pane import ToolsPane
 
 __all__ = ["MainWindow"]
 
