@@ -19,7 +19,8 @@ test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/bench_walk.py
+	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/bench_walk.py $(BENCH_ARGS)
+	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/bench_tree.py
 
 # For running the window on a virtual display (xvfb-run) on Debian.
 screenshot-deps:

@@ -1,4 +1,7 @@
+import asyncio
 import os
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -8,3 +11,14 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.fixture
+def qloop(qapp: Any) -> Iterator[Any]:
+    """A qasync loop over pytest-qt's QApplication: runtime tasks run while qtbot waits spin Qt."""
+    import qasync
+
+    loop = qasync.QEventLoop(qapp, already_running=True)
+    asyncio.set_event_loop(loop)
+    yield loop
+    asyncio.events._set_running_loop(None)  # the loop never ran run_forever; undo already_running

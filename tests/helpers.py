@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from catalog_inspector.core.config import ServerSpec
+from catalog_inspector.core.processes import ProcessRegistry
 
 DEMO = (sys.executable, "-m", "catalog_inspector.demo")
 
@@ -60,6 +61,20 @@ def wait_gone(pid: int, timeout: float = 10.0) -> None:
             select.select([fd], [], [], remaining)  # readable once the process has exited
     finally:
         os.close(fd)
+
+
+def recording_registry(directory: Path, pids: list[int]) -> ProcessRegistry:
+    """A process registry that also appends every server pid it records to `pids`."""
+    registry = ProcessRegistry(directory)
+    add = registry.add
+    registry.add = lambda pid: (pids.append(pid), add(pid))[1]  # type: ignore[method-assign]
+    return registry
+
+
+def spin_until_gone(qtbot, pids: list[int], timeout: int = 15_000) -> None:  # type: ignore[no-untyped-def]
+    """Wait, spinning the Qt loop (where shutdowns run), until these processes are gone."""
+    assert pids, "no process was recorded"
+    qtbot.waitUntil(lambda: not any(alive(p) for p in pids), timeout=timeout)
 
 
 def pids_in(pidfile: Path) -> list[int]:

@@ -109,3 +109,60 @@ def test_url_with_headers() -> None:
 def test_usage_errors_exit_2(args: list[str]) -> None:
     code, doc, stderr = run(*args)
     assert code == 2 and doc is None and "usage" in stderr.lower()
+
+
+def test_the_summary_line_carries_the_servers_last_words() -> None:
+    code, doc, stderr = run("snapshot", "--timeout", "5", *demo("crash"))
+    assert code == 4 and doc is not None
+    assert doc["error"]["details"]["exit_code"] == 3
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, "one line, whatever the server said"
+    assert lines[0].startswith("failed: connection (tools, page 1): the server process exited (exit code 3)")
+    assert "; the server's last stderr lines: [demo] tools walk 0 page 0 (1 items) | " in lines[0]
+    assert lines[0].endswith(" | [demo] crashing on purpose")
+
+
+def test_the_error_object_carries_structured_details() -> None:
+    code, doc, _ = run("snapshot", *demo("duplicate"))
+    assert code == 3 and doc is not None
+    details = doc["error"]["details"]
+    assert details["name"] == "echo" and details["pages"] == [0, 2] and len(details["definitions"]) == 2
+    assert doc["tools_error"]["details"] == details
+
+
+def test_out_writes_through_a_fifo(tmp_path: Path) -> None:
+    import os
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[str] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()))
+    reader.start()
+    try:
+        code, doc, _ = run("snapshot", "--out", str(fifo), *demo("normal"))
+    finally:
+        reader.join(timeout=30)
+    assert code == 0 and doc is None
+    assert json.loads(received[0])["status"] == "complete"
+    assert fifo.is_fifo(), "the FIFO is still a FIFO"
+
+
+def test_out_through_a_symlink_replaces_its_target_and_keeps_the_link(tmp_path: Path) -> None:
+    target = tmp_path / "real" / "snapshot.json"
+    target.parent.mkdir()
+    target.write_text("old")
+    target.chmod(0o640)
+    link = tmp_path / "latest.json"
+    link.symlink_to(target)
+    code, _, _ = run("snapshot", "--out", str(link), *demo("normal"))
+    assert code == 0
+    assert link.is_symlink() and link.resolve() == target.resolve()
+    assert json.loads(target.read_text())["status"] == "complete"
+    assert target.stat().st_mode & 0o777 == 0o640, "a replaced file keeps its permissions"
+
+
+def test_out_dash_is_stdout(tmp_path: Path) -> None:
+    code, doc, _ = run("snapshot", "--out", "-", *demo("normal"))
+    assert code == 0 and doc is not None and doc["status"] == "complete"
+    assert not (Path.cwd() / "-").exists()

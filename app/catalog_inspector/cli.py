@@ -10,22 +10,24 @@ Exit codes: 0 complete, 2 usage error, 3 rejected, 4 failed.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import anyio
 
 from catalog_inspector.core.config import ConfigError, Limits, ServerSpec, load_config
+from catalog_inspector.core.files import write_text_safely
 from catalog_inspector.core.paths import user_config_file
+from catalog_inspector.core.snapshot import Snapshot, write_json
+from catalog_inspector.core.text import visible
 from catalog_inspector.core.worker import SessionWorker
 
 __all__ = ["EXIT_CODES", "main"]
 
 EXIT_CODES = {"complete": 0, "usage": 2, "rejected": 3, "failed": 4}
+MESSAGE_LIMIT = 2000
 
 
 class UsageError(Exception):
@@ -109,18 +111,27 @@ def _spec_from(args: argparse.Namespace) -> ServerSpec:
     raise UsageError(f"no server named {args.server!r} in {path} (servers: {names})")
 
 
-def _write(document: dict[str, Any], out: Path | None) -> None:
-    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    if out is None:
-        sys.stdout.write(text)
+def _write(snapshot: Snapshot, out: Path | None) -> None:
+    """Stream the snapshot JSON to stdout (`-` too), or safely to `out` (see `write_text_safely`)."""
+    if out is None or str(out) == "-":
+        write_json(snapshot, sys.stdout)
         sys.stdout.flush()
         return
-    # Write next to the target and rename, so an interrupted run never leaves half a file.
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(tmp, out)
+    write_text_safely(out, lambda handle: write_json(snapshot, handle))
+
+
+def summary_line(snapshot: Snapshot) -> str | None:
+    """The one line on stderr that says why a walk was not accepted, with the server's own last words."""
+    error = snapshot.error
+    if error is None:
+        return None
+    where = f" ({error.list_name}, page {error.page})" if error.page is not None else ""
+    line = f"{snapshot.status}: {error.kind}{where}: {visible(error.message, MESSAGE_LIMIT)}"
+    stderr = error.details.get("stderr")
+    if isinstance(stderr, list) and stderr:
+        said = " | ".join(visible(str(text), 300) for text in stderr)
+        line += f"; the server's last stderr lines: {said}"
+    return line
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -144,12 +155,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     snapshot = anyio.run(SessionWorker(spec, limits).walk_once)
     try:
-        _write(snapshot.to_json(), args.out)
+        _write(snapshot, args.out)
     except OSError as exc:
         print(f"mcp-catalog-inspector snapshot: cannot write {args.out}: {exc}", file=sys.stderr)
         return EXIT_CODES["usage"]
-    if snapshot.error is not None:
-        error = snapshot.error
-        where = f" ({error.list_name}, page {error.page})" if error.page is not None else ""
-        print(f"{snapshot.status}: {error.kind}{where}: {error.message}", file=sys.stderr)
+    line = summary_line(snapshot)
+    if line is not None:
+        print(line, file=sys.stderr)
     return EXIT_CODES[snapshot.status]

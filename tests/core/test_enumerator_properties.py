@@ -6,6 +6,7 @@ a server's paging logic, which is exactly what the enumerator must not trust.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,8 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from catalog_inspector.core.config import Limits
-from catalog_inspector.core.enumerator import LIST_KINDS, Timeline, walk_list
+from catalog_inspector.core.enumerator import Fetched, Timeline, walk_list
 from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error
+from catalog_inspector.core.lists import LIST_KINDS
 
 TOOLS = LIST_KINDS["tools"]
 NAMES = st.sampled_from([f"t{i}" for i in range(12)])
@@ -31,7 +33,7 @@ class Source:
     endless: bool = False
     requests: int = 0
 
-    async def fetch(self, cursor: str | None) -> dict[str, Any]:
+    async def fetch(self, cursor: str | None) -> Fetched:
         self.requests += 1
         index = 0 if cursor is None else self._index(cursor)
         if self.endless:
@@ -41,7 +43,7 @@ class Source:
         result: dict[str, Any] = {"tools": [{"name": n, "inputSchema": {"type": "object"}} for n in names]}
         if nxt is not None:
             result["nextCursor"] = self._cursor(nxt)
-        return result
+        return Fetched(result, len(json.dumps(result)))
 
     def _cursor(self, index: int) -> str:
         return f"fresh-{index}" if self.endless else self.cursors[index]
@@ -160,7 +162,7 @@ def test_a_failing_request_is_on_the_timeline_with_its_cursor() -> None:
     source.cursors[1] = "c1"
     broken = Source(source.pages, source.cursors)
 
-    async def fetch(cursor: str | None) -> dict[str, Any]:
+    async def fetch(cursor: str | None) -> Fetched:
         if cursor == "c1":
             raise make_error(ErrorKind.TIMEOUT, "no answer")
         return await broken.fetch(cursor)

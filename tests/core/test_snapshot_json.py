@@ -8,9 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from catalog_inspector.core.enumerator import PageRecord
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind
-from catalog_inspector.core.snapshot import FORMAT, ListResult, Snapshot
+from catalog_inspector.core.snapshot import FORMAT, ListResult, PageRecord, Snapshot
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**53), 2**53) | st.text(max_size=8),
@@ -35,6 +34,7 @@ errors = st.none() | st.builds(
     page=st.none() | st.integers(0, 9),
     code=st.none() | st.integers(-32700, -32000),
     list_name=st.none() | st.sampled_from(["tools", "resources", "resource_templates", "prompts"]),
+    details=st.dictionaries(st.text(max_size=5), json_values, max_size=3),
 )
 
 
@@ -82,7 +82,7 @@ def test_the_contract_keys_are_present() -> None:
     document = snapshot.to_json()
     for key in ("format", "status", "error", "server", "tools", "pages", "resources", "resource_templates", "prompts"):
         assert key in document
-    assert document["error"] == {"kind": "timeout", "message": "late", "page": 1, "code": None}
+    assert document["error"] == {"kind": "timeout", "message": "late", "page": 1, "code": None, "details": {}}
     assert document["tools"] == []
     assert document["prompts"] == {"status": "not_offered", "items": [], "pages": [], "error": None}
 

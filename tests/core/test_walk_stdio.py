@@ -8,8 +8,7 @@ import anyio
 import pytest
 
 from catalog_inspector.core.config import Limits
-from catalog_inspector.core.enumerator import PageRecord
-from catalog_inspector.core.snapshot import Snapshot
+from catalog_inspector.core.snapshot import PageRecord, Snapshot
 from catalog_inspector.core.worker import SessionWorker
 from tests.helpers import assert_all_gone, demo_spec, pids_in
 

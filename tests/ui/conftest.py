@@ -2,30 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-import qasync
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication
 
 from catalog_inspector.core.config import Limits, ServerSpec
-from catalog_inspector.core.processes import ProcessRegistry
 from catalog_inspector.runtime import Runtime
 from catalog_inspector.ui.main_window import MainWindow
-from tests.helpers import alive
+from tests.helpers import recording_registry, spin_until_gone
 
 LIMITS = Limits(request_timeout=5.0, deadline=30.0)
-
-
-@pytest.fixture
-def qloop(qapp: QApplication) -> Iterator[qasync.QEventLoop]:
-    loop = qasync.QEventLoop(qapp, already_running=True)
-    asyncio.set_event_loop(loop)
-    yield loop
-    asyncio.events._set_running_loop(None)  # the loop never ran run_forever; undo already_running
 
 
 class Harness:
@@ -38,10 +26,7 @@ class Harness:
         self.pids: list[int] = []
 
     def window(self, specs: list[ServerSpec], settings: QSettings | None = None, limits: Limits = LIMITS) -> MainWindow:
-        registry = ProcessRegistry(self.tmp_path / "sessions")
-        add = registry.add
-        registry.add = lambda pid: (self.pids.append(pid), add(pid))[1]  # type: ignore[method-assign]
-        runtime = Runtime(specs, limits, registry)
+        runtime = Runtime(specs, limits, recording_registry(self.tmp_path / "sessions", self.pids))
         settings = settings or QSettings(str(self.tmp_path / "settings.ini"), QSettings.Format.IniFormat)
         window = MainWindow(runtime, settings)
         window.show()  # not qtbot.addWidget: pytest-qt would destroy it before our shutdown check
@@ -56,9 +41,7 @@ class Harness:
             window.deleteLater()
 
     def assert_gone(self, pids: list[int]) -> None:
-        """Wait (spinning the Qt loop, where the shutdown runs) until these processes are gone."""
-        assert pids, "no process was recorded"
-        self.qtbot.waitUntil(lambda: not any(alive(p) for p in pids), timeout=15_000)
+        spin_until_gone(self.qtbot, pids)
 
     def teardown(self) -> None:
         for window in list(self.windows):

@@ -73,3 +73,47 @@ def test_the_app_opens_and_quits_on_sigterm_leaving_no_server(tmp_path: Path) ->
             proc.wait()
     assert_all_gone(pids)
     assert not list(sessions.glob("*.json")), "a clean exit leaves no record to sweep"
+
+
+QUIT_FROM_QT = """
+import json, sys
+from pathlib import Path
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+from catalog_inspector.ui.app import run_app
+
+app = QApplication([sys.argv[0]])
+sessions = Path(sys.argv[1])
+
+def quit_once_a_server_runs():
+    groups = [pid for p in sessions.glob("*.json") for pid in json.loads(p.read_text() or "{}").get("groups", {})]
+    if groups:
+        print("PIDS", *groups, flush=True)
+        QApplication.quit()  # what a desktop session ending or the Dock's Quit does
+    else:
+        QTimer.singleShot(50, quit_once_a_server_runs)
+
+QTimer.singleShot(50, quit_once_a_server_runs)
+sys.exit(run_app([]))
+"""
+
+
+def test_qapplication_quit_runs_the_same_shutdown_as_closing_the_window(tmp_path: Path) -> None:
+    from tests.helpers import assert_all_gone
+
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "cfg"), XDG_CACHE_HOME=str(tmp_path / "cache"))
+    sessions = tmp_path / "cache" / "mcp-catalog-inspector" / "sessions"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", QUIT_FROM_QT, str(sessions)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err and "Event loop stopped" not in err
+    assert not list(sessions.glob("*.json")), "a clean exit leaves no record to sweep"
+    pids = [int(pid) for line in out.splitlines() if line.startswith("PIDS") for pid in line.split()[1:]]
+    assert_all_gone(pids)

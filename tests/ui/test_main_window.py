@@ -167,6 +167,7 @@ def test_one_failing_server_does_not_affect_another(harness: Harness, qtbot) -> 
     crashy, clean = window.runtime.supervisors
     wait_for(qtbot, lambda: crashy.state is ServerState.FAILED)
     assert "Connection failed on page 1 of tools" in banner_text(window)
+    assert "The server's last words:" in banner_text(window) and "[demo] crashing on purpose" in banner_text(window)
     assert window.select_server("clean")
     wait_for(qtbot, lambda: clean.state is ServerState.READY)
     assert names_in_tree(window) == ["echo", "count_items", "delete_everything"]
@@ -221,19 +222,41 @@ def test_a_stderr_flood_is_kept_bounded(harness: Harness, qtbot) -> None:  # typ
     assert window.current is not None and window.current.log.dropped > 0
 
 
-def test_export_writes_the_accepted_snapshot(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_export_writes_the_accepted_snapshot_off_the_gui_thread(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     import json
+    import threading
+
+    from catalog_inspector.runtime import runtime as runtime_module
 
     window = harness.window([demo_spec("normal", name="clean")])
     wait_for(qtbot, lambda: ready(window))
-    out = tmp_path / "exported.json"
-    assert window.export_snapshot(out)
-    document = json.loads(out.read_text())
-    assert document["format"] == "mcp-catalog-snapshot/1" and len(document["tools"]) == 3
-    assert not window.export_snapshot(tmp_path / "missing-dir" / "x.json")
+    writers: list[str] = []
+    real = runtime_module.write_text_safely
+
+    def spy(path, write):  # type: ignore[no-untyped-def]
+        writers.append(threading.current_thread().name)
+        real(path, write)
+
+    runtime_module.write_text_safely = spy  # type: ignore[assignment]
+    try:
+        out = tmp_path / "exported.json"
+        with qtbot.waitSignal(window.runtime.exported, timeout=10_000) as done:
+            assert window.export_snapshot(out)
+        assert done.args == [out, None]
+        document = json.loads(out.read_text())
+        assert document["format"] == "mcp-catalog-snapshot/1" and len(document["tools"]) == 3
+        assert writers and all(name != threading.main_thread().name for name in writers)
+        blocked = tmp_path / "a-file"
+        blocked.write_text("x")
+        with qtbot.waitSignal(window.runtime.exported, timeout=10_000) as failed:
+            assert window.export_snapshot(blocked / "x.json")
+        assert isinstance(failed.args[1], OSError)
+        assert "Could not write" in window.statusBar().currentMessage()
+    finally:
+        runtime_module.write_text_safely = real  # type: ignore[assignment]
 
 
-def test_a_session_that_dies_after_its_walk_is_reported(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_a_session_that_dies_after_its_walk_is_its_own_state_not_a_failed_attempt(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
     import os
     import signal
 
@@ -241,15 +264,23 @@ def test_a_session_that_dies_after_its_walk_is_reported(harness: Harness, qtbot)
     wait_for(qtbot, lambda: ready(window))
     supervisor = window.current
     assert supervisor is not None and supervisor.connection is not None
-    with qtbot.waitSignal(supervisor.refresh_failed, timeout=20_000):
+    with qtbot.waitSignal(supervisor.session_lost, timeout=20_000):
         os.kill(harness.pids[0], signal.SIGKILL)
-    assert supervisor.state is ServerState.FAILED and supervisor.connection is None
+    assert supervisor.state is ServerState.LOST and supervisor.connection is None
     assert names_in_tree(window) == ["echo", "count_items", "delete_everything"], "the last good catalog stays"
     text = banner_text(window)
-    assert "Connection failed" in text and "session ended after the catalog was accepted" in text
+    assert text.startswith("Connection lost:") and "exit code -9" in text and "stays on screen" in text
+    for name in ("pageTimelineSource", "resourcesTimelineSource", "promptsTimelineSource"):
+        source = window.findChild(QComboBox, name)
+        labels = [source.itemText(i) for i in range(source.count())]
+        assert len(labels) == 1 and labels[0].startswith("Accepted catalog"), labels
+    assert "connection lost (last good: 3 tools)" in window.findChild(QListView, "serverList").model().index(0, 0).data()
+    retry = window.findChild(QPushButton, "retryButton")
+    assert retry.text() == "Reconnect"
     with qtbot.waitSignal(supervisor.catalog_accepted, timeout=20_000):
-        qtbot.mouseClick(window.findChild(QPushButton, "retryButton"), Qt.MouseButton.LeftButton)
-    assert supervisor.state is ServerState.READY
+        qtbot.mouseClick(retry, Qt.MouseButton.LeftButton)
+    assert supervisor.state is ServerState.READY and supervisor.lost is None
+    assert not window.banner.isVisible()
 
 
 def test_the_live_timeline_keeps_pages_that_arrive_while_another_walk_is_shown(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -266,7 +297,7 @@ def test_the_live_timeline_keeps_pages_that_arrive_while_another_walk_is_shown(h
         pass  # page 1 of the live walk arrives while the accepted walk is shown
     source.setCurrentIndex(0)
     assert source.currentText().startswith("Live walk") and supervisor.busy
-    live = supervisor.attempt.pages["tools"] if supervisor.attempt else []
+    live = supervisor.attempt.pages_of("tools") if supervisor.attempt else []
     assert len(live) >= 2
     model = timeline(window).model()
     assert [model.index(r, 0).data() for r in range(model.rowCount())] == [str(p.index) for p in live]
@@ -294,3 +325,26 @@ def test_copy_takes_the_full_cursor_and_tables_never_wrap(harness: Harness, qtbo
     assert QGuiApplication.clipboard().text() == window.current.accepted.tools.pages[0].next_cursor  # type: ignore[union-attr]
     # Word wrap would break a cursor at a hyphen and hide the rest of the cell.
     assert all(not table.wordWrap() for table in window.findChildren(QTableView))
+
+
+def test_a_deleted_window_receives_nothing_from_the_runtime(qtbot, qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QObject
+
+    from catalog_inspector.core.errors import ErrorInfo, ErrorKind
+    from catalog_inspector.core.snapshot import PageRecord
+    from catalog_inspector.runtime import Runtime
+
+    runtime = Runtime([demo_spec("normal", name="a"), demo_spec("single", name="b")], Limits())
+    window = MainWindow(runtime, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    gone: list[bool] = []
+    window.destroyed.connect(lambda *_: gone.append(True))
+    window.deleteLater()
+    qtbot.waitUntil(lambda: bool(gone), timeout=5_000)
+    for supervisor in runtime.supervisors:  # a runtime outliving its window keeps reporting
+        supervisor.state_changed.emit()
+        supervisor.walk_started.emit()
+        supervisor.page_arrived.emit("tools", PageRecord(0, None, None, 0, (), 0, 0.0))
+        supervisor.session_lost.emit(ErrorInfo(ErrorKind.CONNECTION, "gone"))
+        supervisor.log_appended.emit("a line")
+    runtime.exported.emit(tmp_path / "x.json", None)
+    assert isinstance(runtime, QObject)  # reaching here without a RuntimeError from a deleted C++ object

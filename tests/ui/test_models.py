@@ -8,13 +8,12 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QModelIndex
 
-from catalog_inspector.core.enumerator import PageRecord
+from catalog_inspector.core.snapshot import PageRecord
 from catalog_inspector.demo.catalog import base_items
 from catalog_inspector.ui.models.item_list import ItemListModel
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.models.timeline import TimelineModel
 from catalog_inspector.ui.models.tool_tree import ToolTreeModel
-from catalog_inspector.ui.widgets.tools_pane import ToolFilterProxy
 
 
 def tools(*names: str, schema_type: str = "string") -> list[dict[str, Any]]:
@@ -119,25 +118,33 @@ def test_schema_json_is_shown_as_a_tree() -> None:
     assert model.index(0, 0, a).data() == "type" and model.index(0, 1, a).data() == '"string"'
 
 
-def test_filter_proxy_passes_the_model_tester(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+def test_the_filtered_tool_tree_passes_the_model_tester(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
     model = ToolTreeModel()
     model.set_tools(tools("alpha", "beta", "gamma"))
-    proxy = ToolFilterProxy()
-    proxy.setSourceModel(model)
-    proxy.set_needle("BET")
-    assert proxy.rowCount() == 1
-    qtmodeltester.check(proxy, force_py=True)
+    model.set_filter("BET")
+    assert model.rowCount() == 1
+    qtmodeltester.check(model, force_py=True)
+    model.set_filter("a")
+    assert model.rowCount() == 3
 
 
 def _page(i: int, outcome: str = "ok") -> PageRecord:
     return PageRecord(i, None if i == 0 else f"c{i}", f"c{i + 1}", 2, ("a", "b"), 100 * i, 1.5, outcome)
 
 
-def test_timeline_passes_the_model_tester_and_marks_the_offender(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+def test_timeline_is_a_view_of_the_runtimes_pages_and_marks_the_offender(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    pages = [_page(0), _page(1)]  # the runtime's own list, growing during a live walk
     model = TimelineModel()
-    model.set_pages([_page(0), _page(1)])
-    model.append(_page(2, "cursor_repeated"))
+    model.show(pages)
     qtmodeltester.check(model, force_py=True)
+    pages.append(_page(2, "cursor_repeated"))
+    assert model.rowCount() == 2, "rows appear when the view is told, in batches"
+    inserted: list[tuple[int, int]] = []
+    model.rowsInserted.connect(lambda _parent, first, last: inserted.append((first, last)))
+    model.sync()
+    model.sync()
+    assert inserted == [(2, 2)] and model.rowCount() == 3
+    assert model.pages[2] is pages[2], "the model keeps no copy of a page"
     assert model.offending_row() == 2
     assert model.index(2, 6).data() == "repeated cursor"
     assert model.index(1, 2).data(Role.FULL_TEXT) == "c2"

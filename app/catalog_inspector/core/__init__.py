@@ -1,30 +1,31 @@
 """The Qt-free engine: configs, connections, the bounded enumerator, snapshots, validation, errors.
 
-Nothing here imports Qt; everything runs and is tested without a display.
+Nothing here imports Qt; everything runs and is tested without a display. The
+data modules (`lists`, `errors`, `snapshot`) import no SDK either; connecting
+and walking (`connection`, `walk`, `worker`) are separate modules that produce them.
 """
 
 from catalog_inspector.core.config import ConfigError, Limits, ServerSpec, load_config, parse_config
-from catalog_inspector.core.enumerator import LIST_KINDS, PageRecord, Timeline, walk_list
-from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind, WalkFailed, WalkRejected, classify
-from catalog_inspector.core.snapshot import FORMAT, ListResult, Snapshot
+from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind, WalkFailed, WalkRejected
+from catalog_inspector.core.lists import LIST_KINDS, LIST_NAMES, ListKind
+from catalog_inspector.core.snapshot import FORMAT, ListResult, PageRecord, Snapshot
 
 __all__ = [
     "FORMAT",
     "LIST_KINDS",
+    "LIST_NAMES",
     "CatalogError",
     "ConfigError",
     "ErrorInfo",
     "ErrorKind",
     "Limits",
+    "ListKind",
     "ListResult",
     "PageRecord",
     "ServerSpec",
     "Snapshot",
-    "Timeline",
     "WalkFailed",
     "WalkRejected",
-    "classify",
     "load_config",
     "parse_config",
-    "walk_list",
 ]

@@ -10,6 +10,8 @@ its per-version validation of the response shape.
 
 from __future__ import annotations
 
+import json
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
@@ -22,11 +24,21 @@ from mcp.client._probe import negotiate_auto  # the SDK's discover-else-initiali
 from mcp.client.session import ClientSession, IncomingMessage
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.message import SessionMessage
 from pydantic import TypeAdapter
 
 from catalog_inspector import __version__
+from catalog_inspector.core.classify import classify
 from catalog_inspector.core.config import Limits, ServerSpec
-from catalog_inspector.core.errors import CatalogError, ErrorKind, classify, leaves, make_error
+from catalog_inspector.core.enumerator import Fetched
+from catalog_inspector.core.errors import CatalogError, ErrorKind, leaves, make_error
+from catalog_inspector.core.meter import (
+    MeteredHTTPTransport,
+    MeteredReadStream,
+    ProbingWriteStream,
+    ResponseSizes,
+    probe_request_id,
+)
 from catalog_inspector.core.stdio import Faults, ServerLog, bounded_stdio_client
 
 __all__ = ["Connection", "Notification", "connect"]
@@ -47,6 +59,7 @@ class Connection:
         session: the SDK session (owned by the task that entered `connect`).
         log: the server's stderr (stdio only), bounded.
         faults: transport faults; the first one explains a closed stream.
+        sizes: each response's bytes on the wire, by request id, as the transport counted them.
         pid: the server process id (stdio only).
     """
 
@@ -54,6 +67,7 @@ class Connection:
     session: ClientSession
     log: ServerLog
     faults: Faults
+    sizes: ResponseSizes = field(default_factory=ResponseSizes)
     pid: int | None = None
     server_info: dict[str, Any] = field(default_factory=dict)
     capabilities: dict[str, Any] = field(default_factory=dict)
@@ -63,22 +77,30 @@ class Connection:
     def protocol_version(self) -> str:
         return self.session.protocol_version or ""
 
-    async def request(self, request: Any, timeout: float | None = None) -> dict[str, Any]:
-        """Send one request and return its result as the server sent it (wire JSON, camelCase).
+    async def request(self, request: Any, timeout: float | None = None) -> Fetched:
+        """Send one request; return its result as the server sent it (wire JSON, camelCase) and its size.
 
         Raises:
             CatalogError: classified; a transport fault (garbage on the wire, an
                 oversized line, a process exit) takes precedence over the
                 "connection closed" it causes.
         """
-        try:
-            # The SDK checks the result's shape for the negotiated version before this
-            # adapter runs; a dict adapter then keeps the wire JSON instead of models.
-            return await self.session.send_request(request, _RAW, request_read_timeout_seconds=timeout)  # type: ignore[type-var]
-        except Exception as exc:
-            if self.faults.first is not None:
-                raise self.faults.first from exc
-            raise classify(exc) from exc
+        with probe_request_id() as ids:
+            try:
+                # The SDK checks the result's shape for the negotiated version before this
+                # adapter runs; a dict adapter then keeps the wire JSON instead of models.
+                result = await self.session.send_request(request, _RAW, request_read_timeout_seconds=timeout)  # type: ignore[type-var]
+            except Exception as exc:
+                if ids:
+                    self.sizes.pop(ids[0])
+                if self.faults.first is not None:
+                    raise self.faults.first from exc
+                raise classify(exc) from exc
+        size = self.sizes.pop(ids[0]) if ids else None
+        if size is None:
+            # Only when a transport could not frame the response (an event stream split by bare CRs).
+            size = len(json.dumps(result, separators=(",", ":"), ensure_ascii=False).encode())
+        return Fetched(result, size)
 
     def check_faults(self) -> None:
         """Raise the first transport fault, if any (a garbage line can arrive between pages)."""
@@ -98,22 +120,48 @@ def _transport(
     limits: Limits,
     log: ServerLog,
     faults: Faults,
+    sizes: ResponseSizes,
     on_spawn: Callable[[int], None],
     on_exit: Callable[[int], None] | None,
 ) -> AbstractAsyncContextManager[Any]:
     if spec.transport == "stdio":
         return bounded_stdio_client(
-            spec, max_line_bytes=limits.max_page_bytes, log=log, faults=faults, on_spawn=on_spawn, on_exit=on_exit
+            spec,
+            max_line_bytes=limits.max_page_bytes,
+            log=log,
+            faults=faults,
+            on_spawn=on_spawn,
+            on_exit=on_exit,
+            sizes=sizes,
         )
     if spec.transport == "sse":
-        return sse_client(
-            spec.url, headers=dict(spec.headers), timeout=limits.request_timeout, sse_read_timeout=limits.deadline
-        )
+        return _sse(spec, limits, sizes)
     http = httpx2.AsyncClient(
         headers=dict(spec.headers),
         timeout=httpx2.Timeout(limits.request_timeout, read=max(limits.request_timeout, 300.0)),
+        transport=MeteredHTTPTransport(httpx2.AsyncHTTPTransport(), sizes),
     )
     return _with_client(http, streamable_http_client(spec.url, http_client=http, max_sse_event_size=limits.max_page_bytes))
+
+
+@asynccontextmanager
+async def _sse(spec: ServerSpec, limits: Limits, sizes: ResponseSizes) -> AsyncIterator[Any]:
+    events: deque[int] = deque()
+
+    def client(
+        headers: dict[str, str] | None = None, timeout: httpx2.Timeout | None = None, auth: httpx2.Auth | None = None
+    ) -> httpx2.AsyncClient:
+        transport = MeteredHTTPTransport(httpx2.AsyncHTTPTransport(), sizes, events)
+        return httpx2.AsyncClient(headers=headers, timeout=timeout, auth=auth, transport=transport)
+
+    async with sse_client(
+        spec.url,
+        headers=dict(spec.headers),
+        timeout=limits.request_timeout,
+        sse_read_timeout=limits.deadline,
+        httpx_client_factory=client,
+    ) as (read, write):
+        yield MeteredReadStream(read, events, sizes), write
 
 
 @asynccontextmanager
@@ -132,14 +180,17 @@ async def connect(
     on_spawn: Callable[[int], None] | None = None,
     on_exit: Callable[[int], None] | None = None,
     timeout: float | None = None,
+    faults: Faults | None = None,
 ) -> AsyncIterator[Connection]:
     """Connect, negotiate the protocol era (discover, else initialize), yield a `Connection`.
 
     Must be entered and exited by the same task. `timeout` bounds the handshake
-    (default: twice the request timeout). Raises `CatalogError` (classified).
+    (default: twice the request timeout). `faults` lets the caller say how the
+    server is to be ended before the connection exists. Raises `CatalogError` (classified).
     """
     log = log if log is not None else ServerLog()
-    faults = Faults()
+    faults = faults if faults is not None else Faults()
+    sizes = ResponseSizes()
     pids: list[int] = []
 
     def spawned(pid: int) -> None:
@@ -162,11 +213,13 @@ async def connect(
     try:
         async with AsyncExitStack() as stack:
             try:
-                read, write = await stack.enter_async_context(_transport(spec, limits, log, faults, spawned, on_exit))
+                read, write = await stack.enter_async_context(
+                    _transport(spec, limits, log, faults, sizes, spawned, on_exit)
+                )
                 session = await stack.enter_async_context(
                     ClientSession(
                         read,
-                        write,
+                        ProbingWriteStream[SessionMessage](write),
                         read_timeout_seconds=limits.request_timeout,
                         message_handler=on_message,
                         client_info=CLIENT_INFO,
@@ -175,7 +228,7 @@ async def connect(
                 with anyio.fail_after(handshake):
                     await negotiate_auto(session)
             except TimeoutError as exc:
-                faults.hurry = True  # a server that cannot finish a handshake gets no grace period either
+                faults.hurry()  # a server that cannot finish a handshake gets no grace period either
                 raise (faults.first or make_error(ErrorKind.TIMEOUT, f"no handshake within {handshake:g} s")) from exc
             except Exception as exc:
                 raise (faults.first or classify(exc)) from exc
@@ -185,6 +238,7 @@ async def connect(
                     session=session,
                     log=log,
                     faults=faults,
+                    sizes=sizes,
                     pid=pids[0] if pids else None,
                     server_info=_dump(session.server_info),
                     capabilities=_dump(session.server_capabilities),

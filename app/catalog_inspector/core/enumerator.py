@@ -9,104 +9,29 @@ success. Every page, good or bad, is recorded on a timeline.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
-
-import mcp_types as types
 
 from catalog_inspector.core.config import Limits
 from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error
+from catalog_inspector.core.lists import ListKind
+from catalog_inspector.core.snapshot import PageRecord
 
-__all__ = [
-    "LIST_KINDS",
-    "ListKind",
-    "PageFetcher",
-    "PageRecord",
-    "Timeline",
-    "walk_list",
-]
+__all__ = ["Fetched", "PageFetcher", "Timeline", "walk_list"]
 
 
 @dataclass(frozen=True)
-class ListKind:
-    """One paginated list method and how its items are keyed."""
+class Fetched:
+    """One list response: the result as the server sent it, and its size on the wire (bytes)."""
 
-    name: str  # snapshot key: tools, resources, resource_templates, prompts
-    method: str  # tools/list …
-    result_key: str  # the array in the result: tools, resources, resourceTemplates, prompts
-    key_field: str  # what must be unique: name, uri, uriTemplate
-    capability: str  # the server capability that offers it
-    noun: str  # for messages: "tool name", "resource URI" …
-    request: Callable[[types.PaginatedRequestParams | None], Any]
+    result: dict[str, Any]
+    size: int
 
 
-LIST_KINDS: dict[str, ListKind] = {
-    k.name: k
-    for k in (
-        ListKind("tools", "tools/list", "tools", "name", "tools", "tool name", lambda p: types.ListToolsRequest(params=p)),
-        ListKind(
-            "resources", "resources/list", "resources", "uri", "resources", "resource URI",
-            lambda p: types.ListResourcesRequest(params=p),
-        ),
-        ListKind(
-            "resource_templates", "resources/templates/list", "resourceTemplates", "uriTemplate", "resources",
-            "resource template", lambda p: types.ListResourceTemplatesRequest(params=p),
-        ),
-        ListKind(
-            "prompts", "prompts/list", "prompts", "name", "prompts", "prompt name",
-            lambda p: types.ListPromptsRequest(params=p),
-        ),
-    )
-}
-
-
-@dataclass(frozen=True)
-class PageRecord:
-    """One page of a walk as it happened.
-
-    `outcome` is "ok" or the `ErrorKind` that stopped the walk on this page.
-    """
-
-    index: int
-    cursor: str | None
-    next_cursor: str | None
-    items: int
-    names: tuple[str, ...]
-    bytes: int
-    latency_ms: float
-    outcome: str = "ok"
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "index": self.index,
-            "cursor": self.cursor,
-            "next_cursor": self.next_cursor,
-            "items": self.items,
-            "names": list(self.names),
-            "bytes": self.bytes,
-            "latency_ms": self.latency_ms,
-            "outcome": self.outcome,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> PageRecord:
-        return cls(
-            index=int(data["index"]),
-            cursor=data.get("cursor"),
-            next_cursor=data.get("next_cursor"),
-            items=int(data["items"]),
-            names=tuple(data.get("names", ())),
-            bytes=int(data["bytes"]),
-            latency_ms=float(data["latency_ms"]),
-            outcome=str(data.get("outcome", "ok")),
-        )
-
-
-PageFetcher = Callable[[str | None], Awaitable[dict[str, Any]]]
-"""Sends one list request with the given cursor (None for the first page) and returns the raw result."""
+PageFetcher = Callable[[str | None], Awaitable[Fetched]]
+"""Sends one list request with the given cursor (None for the first page) and returns its response."""
 
 
 @dataclass
@@ -159,6 +84,15 @@ def _next_cursor(raw: dict[str, Any], index: int) -> str | None:
     return cursor
 
 
+@dataclass
+class _Seen:
+    """What earlier pages of this walk established: keys (with their first page and item) and cursors sent."""
+
+    keys: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    cursors: dict[str, int] = field(default_factory=dict)  # cursor -> the page it was sent for
+    count: int = 0
+
+
 async def walk_list(kind: ListKind, fetch: PageFetcher, limits: Limits, timeline: Timeline) -> list[dict[str, Any]]:
     """Walk every page of `kind` and return all items, exactly as sent.
 
@@ -168,37 +102,37 @@ async def walk_list(kind: ListKind, fetch: PageFetcher, limits: Limits, timeline
             page is on the timeline with its outcome set.
     """
     items: list[dict[str, Any]] = []
-    first_seen: dict[str, int] = {}
-    sent: dict[str, int] = {}
+    seen = _Seen()
     cursor: str | None = None
     index = 0
     while True:
         start = time.perf_counter()
         timeline.in_flight = (index, cursor, start)
         try:
-            raw = await fetch(cursor)
+            fetched = await fetch(cursor)
         except CatalogError as exc:
             timeline.add(PageRecord(index, cursor, None, 0, (), 0, (time.perf_counter() - start) * 1000, str(exc.kind)))
-            raise make_error(exc.kind, exc.info.message, index, exc.info.code) from exc
+            raise type(exc)(replace(exc.info, page=index)) from exc
         latency = (time.perf_counter() - start) * 1000
-        size = len(json.dumps(raw, separators=(",", ":"), ensure_ascii=False).encode())
+        raw, size = fetched.result, fetched.size
         try:
             page_items = _page_items(kind, raw, index)
             next_cursor = _next_cursor(raw, index)
         except CatalogError as exc:
             timeline.add(PageRecord(index, cursor, None, 0, (), size, latency, str(exc.kind)))
             raise
-        names = tuple(str(item[kind.key_field]) for item in page_items)
+        names = tuple(item[kind.key_field] for item in page_items)
         if cursor is not None:
-            sent[cursor] = index
+            seen.cursors[cursor] = index
         try:
-            _check_page(kind, limits, index, size, names, first_seen, len(items), next_cursor, sent)
+            _check_page(kind, limits, index, size, page_items, names, seen, next_cursor)
         except CatalogError as exc:
             # The page is published with its verdict: a live view never shows an offender as "ok".
             timeline.add(PageRecord(index, cursor, next_cursor, len(page_items), names, size, latency, str(exc.kind)))
             raise
         timeline.add(PageRecord(index, cursor, next_cursor, len(page_items), names, size, latency))
         items.extend(page_items)
+        seen.count = len(items)
         if next_cursor is None:
             return items
         cursor = next_cursor
@@ -210,45 +144,54 @@ def _check_page(
     limits: Limits,
     index: int,
     size: int,
+    page_items: list[dict[str, Any]],
     names: tuple[str, ...],
-    first_seen: dict[str, int],
-    count_before: int,
+    seen: _Seen,
     next_cursor: str | None,
-    sent: dict[str, int],
 ) -> None:
     """Apply every rule to one page, in a fixed order; raise the first that fails."""
     if size > limits.max_page_bytes:
         raise make_error(
-            ErrorKind.SIZE_LIMIT, f"page {index} is {size:,} bytes, over the {limits.max_page_bytes:,}-byte cap", index
+            ErrorKind.SIZE_LIMIT,
+            f"page {index} is {size:,} bytes, over the {limits.max_page_bytes:,}-byte cap",
+            index,
+            details={"budget": limits.max_page_bytes, "value": size},
         )
-    for name in names:
-        if name in first_seen:
-            where = "earlier on the same page" if first_seen[name] == index else f"on page {first_seen[name]}"
+    for name, item in zip(names, page_items, strict=True):
+        first = seen.keys.get(name)
+        if first is not None:
+            first_page, first_item = first
+            where = "earlier on the same page" if first_page == index else f"on page {first_page}"
             raise make_error(
                 ErrorKind.DUPLICATE_NAME,
-                f"{kind.noun} {name!r} appears again on page {index} (first seen {where})",
+                f"{kind.key_noun} {name!r} appears again on page {index} (first seen {where})",
                 index,
+                details={"name": name, "pages": [first_page, index], "definitions": [first_item, item]},
             )
-        first_seen[name] = index
-    if count_before + len(names) > limits.max_items:
+        seen.keys[name] = (index, item)
+    total = seen.count + len(names)
+    if total > limits.max_items:
         raise make_error(
             ErrorKind.ITEM_LIMIT,
-            f"the item budget of {limits.max_items:,} ran out on page {index} "
-            f"({count_before + len(names):,} items by the end of that page)",
+            f"the item budget of {limits.max_items:,} ran out on page {index} ({total:,} items by the end of that page)",
             index,
+            details={"budget": limits.max_items, "value": total},
         )
     if next_cursor is None:
         return
-    if next_cursor in sent:
+    if next_cursor in seen.cursors:
+        requested = seen.cursors[next_cursor]
         raise make_error(
             ErrorKind.CURSOR_REPEATED,
-            f"page {index} returned next cursor {_short(next_cursor)}, already sent for page {sent[next_cursor]}: "
+            f"page {index} returned next cursor {_short(next_cursor)}, already sent for page {requested}: "
             "the walk would loop",
             index,
+            details={"cursor": next_cursor, "pages": [requested - 1, index], "requested_page": requested},
         )
     if index + 1 >= limits.max_pages:
         raise make_error(
             ErrorKind.PAGE_LIMIT,
             f"the page budget of {limits.max_pages:,} ran out: page {index} still has a next cursor",
             index,
+            details={"budget": limits.max_pages, "value": index + 2},
         )

@@ -1,37 +1,35 @@
-"""Every way a catalog walk or a call can fail, classified once.
+"""Every way a catalog walk or a call can fail, as data: kinds, their words, and the exception tree.
 
 The tree::
 
     Exception
-    └── CatalogError            a classified failure: kind, message, page, code
+    └── CatalogError            a classified failure: kind, message, page, code, details
         ├── WalkRejected        the server answered, but the catalog breaks a rule or a budget
         │                       (duplicate_name, cursor_repeated, page_limit, item_limit, size_limit)
-        └── WalkFailed          no usable answer (server_error, timeout, connection, protocol)
+        └── WalkFailed          no usable answer (server_error, timeout, connection, protocol),
+                                or the inspector itself broke (internal)
 
-`classify()` turns anything the SDK, anyio or the OS raises into one of these,
-unwrapping ExceptionGroups to their leaves first, so the UI and the CLI render
-one error path.
+Plain data, no SDK import: `core.classify` turns what the SDK, anyio or the OS
+raises into these, so the UI and the CLI render one error path and never parse
+a message (everything they need is in `ErrorInfo.details`).
 """
 
 from __future__ import annotations
 
 import enum
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
-
-import mcp_types as types
-from mcp.shared.exceptions import MCPError
-from pydantic import ValidationError
 
 __all__ = [
     "CatalogError",
     "ErrorInfo",
     "ErrorKind",
+    "KindWords",
     "WalkFailed",
     "WalkRejected",
-    "classify",
     "leaves",
+    "make_error",
+    "outcome_text",
 ]
 
 
@@ -47,10 +45,21 @@ class ErrorKind(enum.StrEnum):
     TIMEOUT = "timeout"  # a request or the whole walk ran out of time
     CONNECTION = "connection"  # spawn failure, process exit, transport closed
     PROTOCOL = "protocol"  # a malformed response, or a non-JSON-RPC line on the wire
+    INTERNAL = "internal"  # a bug in the inspector itself (the exception is in the server log)
 
     @property
     def rejected(self) -> bool:
         return self in _REJECTIONS
+
+    @property
+    def heading(self) -> str:
+        """A heading for this kind ("Duplicate name")."""
+        return KIND_WORDS[self].heading
+
+    @property
+    def outcome(self) -> str:
+        """A few words for a timeline cell ("duplicate name")."""
+        return KIND_WORDS[self].outcome
 
 
 _REJECTIONS = frozenset(
@@ -65,24 +74,73 @@ _REJECTIONS = frozenset(
 
 
 @dataclass(frozen=True)
+class KindWords:
+    """How the UI and the CLI say one kind: a heading, and a few words for a table cell."""
+
+    heading: str
+    outcome: str
+
+
+KIND_WORDS: dict[ErrorKind, KindWords] = {
+    ErrorKind.DUPLICATE_NAME: KindWords("Duplicate name", "duplicate name"),
+    ErrorKind.CURSOR_REPEATED: KindWords("Repeated cursor (the walk would loop)", "repeated cursor"),
+    ErrorKind.PAGE_LIMIT: KindWords("Page budget exhausted", "page budget exhausted"),
+    ErrorKind.ITEM_LIMIT: KindWords("Item budget exhausted", "item budget exhausted"),
+    ErrorKind.SIZE_LIMIT: KindWords("Response too large", "response too large"),
+    ErrorKind.SERVER_ERROR: KindWords("The server answered with an error", "server error"),
+    ErrorKind.TIMEOUT: KindWords("Timed out", "timed out"),
+    ErrorKind.CONNECTION: KindWords("Connection failed", "connection lost"),
+    ErrorKind.PROTOCOL: KindWords("Protocol error (malformed data from the server)", "protocol error"),
+    ErrorKind.INTERNAL: KindWords("Internal error in the inspector", "internal error"),
+}
+
+
+def outcome_text(outcome: str) -> str:
+    """Words for a page's outcome: "ok", or the few words of the kind that stopped the walk there."""
+    try:
+        return ErrorKind(outcome).outcome
+    except ValueError:
+        return outcome
+
+
+@dataclass(frozen=True)
 class ErrorInfo:
-    """The JSON-able description of a failure (`{kind, message, page, code}`)."""
+    """The JSON-able description of a failure (`{kind, message, page, code, list, details}`).
+
+    `details` holds the facts behind the message, so nobody parses it:
+    duplicate_name → name, pages, definitions (both as sent); cursor_repeated →
+    cursor, pages (that returned it), requested_page; page_limit / item_limit /
+    size_limit → budget, value (the count or size that exceeded it; `cut_off` when reading
+    stopped at the cap, so the value is a lower bound);
+    server_error → code, message, data; connection → exit_code and stderr (the
+    server's last lines) when a process exited; internal → exception, traceback.
+    """
 
     kind: ErrorKind
     message: str
     page: int | None = None
     code: int | None = None
     list_name: str | None = None
+    details: dict[str, Any] = field(default_factory=dict, compare=True, hash=False)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": str(self.kind), "message": self.message, "page": self.page, "code": self.code}
         if self.list_name is not None:
             data["list"] = self.list_name
+        data["details"] = self.details
         return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ErrorInfo:
-        return cls(ErrorKind(data["kind"]), str(data["message"]), data.get("page"), data.get("code"), data.get("list"))
+        details = data.get("details")
+        return cls(
+            ErrorKind(data["kind"]),
+            str(data["message"]),
+            data.get("page"),
+            data.get("code"),
+            data.get("list"),
+            dict(details) if isinstance(details, dict) else {},
+        )
 
 
 class CatalogError(Exception):
@@ -102,11 +160,17 @@ class WalkRejected(CatalogError):
 
 
 class WalkFailed(CatalogError):
-    """No usable answer: JSON-RPC error, timeout, lost connection, malformed data."""
+    """No usable answer: JSON-RPC error, timeout, lost connection, malformed data, or our own bug."""
 
 
-def make_error(kind: ErrorKind, message: str, page: int | None = None, code: int | None = None) -> CatalogError:
-    info = ErrorInfo(kind, message, page, code)
+def make_error(
+    kind: ErrorKind,
+    message: str,
+    page: int | None = None,
+    code: int | None = None,
+    details: dict[str, Any] | None = None,
+) -> CatalogError:
+    info = ErrorInfo(kind, message, page, code, details=details or {})
     return WalkRejected(info) if kind.rejected else WalkFailed(info)
 
 
@@ -118,76 +182,3 @@ def leaves(exc: BaseException) -> list[BaseException]:
             found.extend(leaves(inner))
         return found
     return [exc]
-
-
-# Errors the SDK makes up locally, recognised by code and exact wording: its own
-# request timeout and closed connection, and the JSON-RPC errors its HTTP
-# transport synthesizes for HTTP-level failures. A server's own error with a
-# different message keeps its code and is a server_error.
-_LOCAL_TIMEOUT = re.compile(r"Request '[^']*' timed out")
-_SYNTHESIZED: tuple[tuple[int, re.Pattern[str], ErrorKind, str], ...] = (
-    (types.CONNECTION_CLOSED, re.compile(r"Connection closed"), ErrorKind.CONNECTION, "the connection to the server closed"),
-    (types.CONNECTION_CLOSED, re.compile(r"SSE stream ended without a response"), ErrorKind.CONNECTION,
-     "the server's event stream ended without a response"),
-    (types.METHOD_NOT_FOUND, re.compile(r"Not Found"), ErrorKind.CONNECTION, "HTTP 404 Not Found: is the URL the MCP endpoint?"),
-    (types.INVALID_REQUEST, re.compile(r"Session terminated"), ErrorKind.CONNECTION, "the server ended the HTTP session (404)"),
-    (types.INTERNAL_ERROR, re.compile(r"Server returned an error response"), ErrorKind.CONNECTION,
-     "the server answered with an HTTP error status"),
-    (types.PARSE_ERROR, re.compile(r"Failed to parse (JSON response|SSE message): .*", re.S), ErrorKind.PROTOCOL,
-     "malformed HTTP response: {}"),
-    (types.INVALID_REQUEST, re.compile(r"Unexpected content type: .*", re.S), ErrorKind.PROTOCOL,
-     "malformed HTTP response: {}"),
-)
-
-
-def _classify_leaf(exc: BaseException, page: int | None) -> CatalogError | None:
-    if isinstance(exc, CatalogError):
-        return exc
-    if isinstance(exc, MCPError):
-        if exc.code == types.REQUEST_TIMEOUT and _LOCAL_TIMEOUT.fullmatch(exc.message):
-            return make_error(ErrorKind.TIMEOUT, f"no answer within the request timeout ({exc.message})", page)
-        for code, pattern, kind, text in _SYNTHESIZED:
-            if exc.code == code and pattern.fullmatch(exc.message):
-                return make_error(kind, text.format(exc.message), page)
-        return make_error(ErrorKind.SERVER_ERROR, f"the server answered with an error: {exc.message}", page, exc.code)
-    if isinstance(exc, ValidationError):
-        details = exc.errors()
-        where = ".".join(str(p) for p in details[0]["loc"]) if details else ""
-        what = details[0]["msg"] if details else str(exc)
-        return make_error(ErrorKind.PROTOCOL, f"malformed response: {where}: {what}", page)
-    if isinstance(exc, TimeoutError):
-        return make_error(ErrorKind.TIMEOUT, "the overall deadline ran out", page)
-    if isinstance(exc, FileNotFoundError | PermissionError):
-        return make_error(ErrorKind.CONNECTION, f"could not start the server: {exc}", page)
-    if isinstance(exc, OSError | EOFError | ConnectionError):
-        return make_error(ErrorKind.CONNECTION, f"connection failed: {exc}", page)
-    name = type(exc).__name__
-    if name in ("ClosedResourceError", "BrokenResourceError", "EndOfStream"):
-        return make_error(ErrorKind.CONNECTION, "the connection to the server closed", page)
-    if name.endswith(("TransportError", "HTTPError", "ConnectError", "RemoteProtocolError")) or name.startswith(
-        "HTTP"
-    ):
-        return make_error(ErrorKind.CONNECTION, f"HTTP transport failed: {exc}", page)
-    if isinstance(exc, RuntimeError | ValueError):
-        return make_error(ErrorKind.PROTOCOL, f"{exc}", page)
-    return None
-
-
-def classify(exc: BaseException, page: int | None = None) -> CatalogError:
-    """Classify anything raised while talking to a server.
-
-    Leaves are examined in order; a classified `CatalogError` wins, then the
-    first leaf that says more than "the connection closed" (a closed pipe is
-    usually the consequence, not the cause).
-    """
-    all_leaves = leaves(exc)
-    for leaf in all_leaves:
-        if isinstance(leaf, CatalogError):
-            return leaf
-    found = [c for c in (_classify_leaf(leaf, page) for leaf in all_leaves) if c is not None]
-    for candidate in found:
-        if candidate.kind is not ErrorKind.CONNECTION:
-            return candidate
-    if found:
-        return found[0]
-    return make_error(ErrorKind.CONNECTION, f"{type(exc).__name__}: {exc}", page)

@@ -12,11 +12,20 @@ import json
 import os
 import signal
 import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
-from catalog_inspector.core.stdio import kill_group
+__all__ = ["ProcessRegistry", "kill_group", "start_time"]
 
-__all__ = ["ProcessRegistry", "start_time"]
+
+def kill_group(pid: int, sig: int = signal.SIGKILL) -> bool:
+    """Signal the process group led by `pid`; False if there was none."""
+    try:
+        os.killpg(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
 
 
 def start_time(pid: int) -> str | None:
@@ -37,20 +46,40 @@ class ProcessRegistry:
     Attributes:
         directory: where every instance keeps its file.
         groups: pid -> leader start time, for this instance.
+
+    `submit` runs the file writes elsewhere (the app passes its worker threads:
+    the GUI thread never waits on the disk); without it they run inline.
     """
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, submit: Callable[[Callable[[], None]], object] | None = None) -> None:
         self.directory = directory
         self.directory.mkdir(parents=True, exist_ok=True)
         self.owner = os.getpid()
+        self.owner_start = start_time(self.owner)
         self.groups: dict[int, str | None] = {}
         self._file = directory / f"{self.owner}.json"
+        self._submit = submit
+        self._lock = threading.Lock()
+        self._version = 0
+        self._written = 0
 
     def _save(self) -> None:
-        data = {"owner": self.owner, "owner_start": start_time(self.owner), "groups": self.groups}
-        tmp = self._file.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data))
-        os.replace(tmp, self._file)
+        self._version += 1
+        version, text = self._version, json.dumps({"owner": self.owner, "owner_start": self.owner_start, "groups": self.groups})
+        if self._submit is None:
+            self._write(version, text)
+        else:
+            self._submit(lambda: self._write(version, text))
+
+    def _write(self, version: int, text: str) -> None:
+        # Writes may finish out of order on a pool: an older state never overwrites a newer one.
+        with self._lock:
+            if version <= self._written:
+                return
+            tmp = self._file.with_suffix(".tmp")
+            tmp.write_text(text)
+            os.replace(tmp, self._file)
+            self._written = version
 
     def add(self, pid: int) -> None:
         self.groups[pid] = start_time(pid)
@@ -64,7 +93,9 @@ class ProcessRegistry:
         """Kill every group this instance still records (the last resort at exit)."""
         killed = [pid for pid in list(self.groups) if kill_group(pid, signal.SIGKILL)]
         self.groups.clear()
-        self._file.unlink(missing_ok=True)
+        with self._lock:
+            self._written = self._version = self._version + 1  # a write still queued must not bring it back
+            self._file.unlink(missing_ok=True)
         return killed
 
     def sweep(self) -> list[int]:

@@ -16,7 +16,7 @@ its shutdown order (close stdin, wait, terminate), and adds:
 
 from __future__ import annotations
 
-import os
+import enum
 import signal
 import subprocess
 from collections import deque
@@ -32,12 +32,17 @@ from mcp.shared.message import SessionMessage
 
 from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error
+from catalog_inspector.core.meter import ResponseSizes
+from catalog_inspector.core.processes import kill_group
 
-__all__ = ["Faults", "ServerLog", "bounded_stdio_client", "kill_group"]
+__all__ = ["Faults", "Goodbye", "ServerLog", "bounded_stdio_client"]
 
 EXIT_GRACE = 1.0  # seconds for the server to exit on its own after stdin closes
 TERM_GRACE = 1.0  # seconds after SIGTERM before SIGKILL
+QUICK_GRACE = 0.15  # seconds between SIGTERM and SIGKILL when the app quits
 MAX_LOG_LINE = 2000
+TAIL_LINES = 5  # the server's last words shown with an exit
+TAIL_WIDTH = 300
 
 
 @dataclass
@@ -47,11 +52,13 @@ class ServerLog:
     Attributes:
         lines: the kept lines, oldest first.
         dropped: how many lines were discarded to stay within `max_bytes`.
+        total: how many lines were ever appended (a session notes it at spawn to find its own lines).
     """
 
     max_bytes: int = 256 * 1024
     lines: deque[str] = field(default_factory=deque)
     dropped: int = 0
+    total: int = 0
     _size: int = 0
     on_line: Callable[[str], None] | None = None
 
@@ -59,6 +66,7 @@ class ServerLog:
         if len(line) > MAX_LOG_LINE:
             line = line[:MAX_LOG_LINE] + f"… [{len(line) - MAX_LOG_LINE} more characters]"
         self.lines.append(line)
+        self.total += 1
         self._size += len(line) + 1
         while self._size > self.max_bytes and self.lines:
             self._size -= len(self.lines.popleft()) + 1
@@ -70,6 +78,26 @@ class ServerLog:
         head = f"[{self.dropped} earlier lines dropped]\n" if self.dropped else ""
         return head + "\n".join(self.lines)
 
+    def tail(self, count: int, since: int = 0, width: int = TAIL_WIDTH) -> list[str]:
+        """The last `count` non-blank lines appended after line number `since`, each cut to `width` characters."""
+        fresh = min(len(self.lines), self.total - since)
+        found: list[str] = []
+        for line in reversed(self.lines):
+            if fresh <= 0 or len(found) == count:
+                break
+            fresh -= 1
+            if line.strip():
+                found.append(line if len(line) <= width else line[: width - 1] + "…")
+        return found[::-1]
+
+
+class Goodbye(enum.Enum):
+    """How a session's server process is ended when the session closes."""
+
+    POLITE = "polite"  # the SDK's order: close stdin, wait, SIGTERM the group, wait, SIGKILL the group
+    QUICK = "quick"  # the app is quitting: close stdin and SIGTERM together, a short wait, then SIGKILL
+    NOW = "now"  # the server is known to be hung: SIGKILL the group at once
+
 
 @dataclass
 class Faults:
@@ -77,27 +105,27 @@ class Faults:
 
     Attributes:
         first: the first fault, or None.
-        hurry: set when the server is known to be hung: shutdown then skips the
-            grace periods and kills the process group at once.
+        goodbye: how the process will be ended (a hung server gets no grace period;
+            a quitting app waits for nobody).
     """
 
     first: CatalogError | None = None
     event: anyio.Event = field(default_factory=anyio.Event)
-    hurry: bool = False
+    goodbye: Goodbye = Goodbye.POLITE
+
+    def hurry(self) -> None:
+        """The server is hung: kill it without grace periods when the session closes."""
+        self.goodbye = Goodbye.NOW
+
+    def quit_soon(self) -> None:
+        """The app is quitting: end the server quickly (unless it is already to be killed at once)."""
+        if self.goodbye is Goodbye.POLITE:
+            self.goodbye = Goodbye.QUICK
 
     def report(self, error: CatalogError) -> None:
         if self.first is None:
             self.first = error
             self.event.set()
-
-
-def kill_group(pid: int, sig: int = signal.SIGKILL) -> bool:
-    """Signal the process group led by `pid`; False if there was none."""
-    try:
-        os.killpg(pid, sig)
-    except (ProcessLookupError, PermissionError):
-        return False
-    return True
 
 
 def _excerpt(data: bytes, limit: int = 120) -> str:
@@ -114,13 +142,17 @@ async def bounded_stdio_client(
     faults: Faults,
     on_spawn: Callable[[int], None] | None = None,
     on_exit: Callable[[int], None] | None = None,
+    sizes: ResponseSizes | None = None,
 ) -> AsyncIterator[tuple[anyio.abc.ObjectReceiveStream[SessionMessage | Exception], anyio.abc.ObjectSendStream[SessionMessage]]]:
     """Spawn `spec`'s command in its own process group and speak newline-delimited JSON-RPC to it.
+
+    `sizes` receives the length of each response's line, under its id.
 
     Raises:
         OSError: the process could not be started (missing command, no permission, bad cwd).
     """
     env = get_default_environment() | dict(spec.env)
+    first_line = log.total  # this process's own stderr starts here (the log spans sessions)
     process = await anyio.open_process(
         [spec.command, *spec.args],
         env=env,
@@ -136,15 +168,26 @@ async def bounded_stdio_client(
         except BaseException:
             # Not recorded anywhere: nobody else could ever stop it.
             with anyio.CancelScope(shield=True):
-                await _shutdown(process, hurry=True)
+                await _shutdown(process, Goodbye.NOW)
             raise
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
     stdout_done = anyio.Event()
+    stderr_done = anyio.Event()
     shutting_down = False
 
     def exited() -> CatalogError:
-        return make_error(ErrorKind.CONNECTION, f"the server process exited (exit code {process.returncode})")
+        # The server's own last words (a missing API key, a traceback) usually say why.
+        details = {"exit_code": process.returncode, "stderr": log.tail(TAIL_LINES, since=first_line)}
+        return make_error(
+            ErrorKind.CONNECTION, f"the server process exited (exit code {process.returncode})", details=details
+        )
+
+    async def drained() -> None:
+        # Let the readers deliver what the server wrote before dying.
+        with anyio.move_on_after(0.5):
+            await stdout_done.wait()
+            await stderr_done.wait()
 
     async def stdout_reader() -> None:
         assert process.stdout is not None
@@ -167,6 +210,7 @@ async def bounded_stdio_client(
                                 ErrorKind.SIZE_LIMIT,
                                 f"a response exceeded the {max_line_bytes:,}-byte cap "
                                 f"(more than {len(buffer):,} bytes without a line end); reading stopped",
+                                details={"budget": max_line_bytes, "value": len(buffer), "cut_off": True},
                             )
                         )
                         return
@@ -176,6 +220,8 @@ async def bounded_stdio_client(
                 stdout_done.set()
             # EOF: the process is gone or closed its stdout.
             await _exited(process, 0.5)
+            with anyio.move_on_after(0.5):
+                await stderr_done.wait()
             if not shutting_down:
                 faults.report(exited())
 
@@ -184,8 +230,7 @@ async def bounded_stdio_client(
         # dies, so EOF alone would leave a request waiting for its timeout.
         while process.returncode is None:
             await anyio.sleep(0.05)
-        with anyio.move_on_after(0.5):
-            await stdout_done.wait()  # let the reader deliver what the server wrote before dying
+        await drained()
         if not shutting_down:
             faults.report(exited())
             await read_writer.aclose()
@@ -193,7 +238,11 @@ async def bounded_stdio_client(
     async def _deliver(line: bytes) -> bool:
         if len(line) > max_line_bytes:
             faults.report(
-                make_error(ErrorKind.SIZE_LIMIT, f"a response of {len(line):,} bytes exceeded the {max_line_bytes:,}-byte cap")
+                make_error(
+                    ErrorKind.SIZE_LIMIT,
+                    f"a response of {len(line):,} bytes exceeded the {max_line_bytes:,}-byte cap",
+                    details={"budget": max_line_bytes, "value": len(line)},
+                )
             )
             return False
         if not line.strip():
@@ -203,6 +252,8 @@ async def bounded_stdio_client(
         except ValueError:
             faults.report(make_error(ErrorKind.PROTOCOL, f"the server wrote a line that is not JSON-RPC: {_excerpt(line)}"))
             return False
+        if sizes is not None and isinstance(message, types.JSONRPCResponse | types.JSONRPCError) and message.id is not None:
+            sizes.add(message.id, len(line))
         try:
             await read_writer.send(SessionMessage(message))
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
@@ -212,15 +263,18 @@ async def bounded_stdio_client(
     async def stderr_reader() -> None:
         assert process.stderr is not None
         pending = bytearray()
-        with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
-            async for chunk in process.stderr:
-                pending += chunk
-                *complete, rest = pending.split(b"\n")
-                for raw in complete:
-                    log.append(raw.decode("utf-8", errors="replace"))
-                pending = bytearray(rest[-MAX_LOG_LINE * 4 :])
-        if pending:
-            log.append(pending.decode("utf-8", errors="replace"))
+        try:
+            with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                async for chunk in process.stderr:
+                    pending += chunk
+                    *complete, rest = pending.split(b"\n")
+                    for raw in complete:
+                        log.append(raw.decode("utf-8", errors="replace"))
+                    pending = bytearray(rest[-MAX_LOG_LINE * 4 :])
+            if pending:
+                log.append(pending.decode("utf-8", errors="replace"))
+        finally:
+            stderr_done.set()
 
     async def stdin_writer() -> None:
         assert process.stdin is not None
@@ -242,7 +296,7 @@ async def bounded_stdio_client(
         finally:
             shutting_down = True
             with anyio.CancelScope(shield=True):
-                await _shutdown(process, hurry=faults.hurry)
+                await _shutdown(process, faults.goodbye)
                 await write_stream.aclose()
                 await read_stream.aclose()
                 if on_exit is not None:
@@ -250,14 +304,17 @@ async def bounded_stdio_client(
             tg.cancel_scope.cancel()
 
 
-async def _shutdown(process: anyio.abc.Process, hurry: bool = False) -> None:
-    """Close stdin, wait, SIGTERM the group, wait, then SIGKILL the group (grandchildren included)."""
+async def _shutdown(process: anyio.abc.Process, goodbye: Goodbye = Goodbye.POLITE) -> None:
+    """End the process the way `goodbye` says; the group is always SIGKILLed last (grandchildren included)."""
     assert process.stdin is not None
     with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
         await process.stdin.aclose()
-    if not hurry and not await _exited(process, EXIT_GRACE):
+    if goodbye is Goodbye.POLITE and not await _exited(process, EXIT_GRACE):
         kill_group(process.pid, signal.SIGTERM)
         await _exited(process, TERM_GRACE)
+    elif goodbye is Goodbye.QUICK:
+        kill_group(process.pid, signal.SIGTERM)
+        await _exited(process, QUICK_GRACE)
     kill_group(process.pid, signal.SIGKILL)
     # aclose() closes the pipes and reaps the child; bounded, because a process
     # that left our group could still hold a pipe open.

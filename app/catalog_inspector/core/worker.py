@@ -5,24 +5,44 @@ single coroutine (`SessionWorker.run`) that the runtime starts as one task and
 stops with `stop()`. A refresh runs a *second* worker (the candidate): the SDK
 keeps per-session state that a walk rewrites page by page, so only a worker
 whose walk was accepted may replace the active one; a rejected candidate closes
-itself and the active session never sees its pages.
+itself and the active session never sees its pages. A replaced session is
+*retired*: it closes once the calls made on it have finished (within a bound).
 """
 
 from __future__ import annotations
 
 import time
+import traceback
 from collections.abc import Callable
 
 import anyio
 
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.connection import Connection, Notification, connect
-from catalog_inspector.core.enumerator import PageRecord
-from catalog_inspector.core.errors import CatalogError, ErrorKind
-from catalog_inspector.core.snapshot import Snapshot, failed_snapshot, source_of, take_snapshot
-from catalog_inspector.core.stdio import ServerLog
+from catalog_inspector.core.errors import CatalogError, ErrorKind, leaves, make_error
+from catalog_inspector.core.snapshot import PageRecord, Snapshot, failed_snapshot
+from catalog_inspector.core.stdio import Faults, ServerLog
+from catalog_inspector.core.walk import source_of, take_snapshot
 
-__all__ = ["SessionWorker"]
+__all__ = ["SessionWorker", "internal_error"]
+
+TRACEBACK_LIMIT = 8000
+
+
+def internal_error(exc: BaseException) -> CatalogError:
+    """A bug of ours, as a classified failure: its type and message, and the traceback in the details.
+
+    A classified error inside an ExceptionGroup is returned as it is; otherwise
+    the group's first leaf names the bug (the groups are the task groups it crossed).
+    """
+    found = leaves(exc)
+    for leaf in found:
+        if isinstance(leaf, CatalogError):
+            return leaf
+    cause = found[0] if found else exc
+    text = "".join(traceback.format_exception(exc))[-TRACEBACK_LIMIT:]
+    message = f"{type(cause).__name__}: {cause}"
+    return make_error(ErrorKind.INTERNAL, message, details={"exception": type(cause).__name__, "traceback": text})
 
 
 class SessionWorker:
@@ -32,6 +52,9 @@ class SessionWorker:
         connection: the live connection while an accepted session is served, else None.
         snapshot: the snapshot this worker's walk produced (None until it finished).
         log: the server's stderr.
+        faults: transport faults, and how the server will be ended.
+        calls: requests made on this session by others (test calls) and not finished yet.
+        retired: the session was replaced; it closes once its calls are done.
     """
 
     def __init__(
@@ -50,8 +73,11 @@ class SessionWorker:
         self.spec = spec
         self.limits = limits
         self.log = log if log is not None else ServerLog()
+        self.faults = Faults()
         self.connection: Connection | None = None
         self.snapshot: Snapshot | None = None
+        self.calls = 0
+        self.retired = False
         self._on_page = on_page
         self._on_notification = on_notification
         self._on_spawn = on_spawn
@@ -59,20 +85,45 @@ class SessionWorker:
         self._on_connected = on_connected
         self._on_lost = on_lost
         self._stop_requested = False
+        self._drain = 0.0
         self._stop: anyio.Event | None = None
+        self._idle: anyio.Event | None = None
 
-    def stop(self) -> None:
-        """Ask the worker to close its session (from any task of the same event loop)."""
+    def stop(self, quick: bool = False) -> None:
+        """Ask the worker to close its session (from any task of the same event loop).
+
+        `quick`: the app is quitting; the server gets no grace period to leave on its own.
+        """
         self._stop_requested = True
+        self._drain = 0.0
+        if quick:
+            self.faults.quit_soon()
         if self._stop is not None:
             self._stop.set()
+        if self._idle is not None:
+            self._idle.set()  # stop waiting for a retired session's calls
+
+    def retire(self, drain: float) -> None:
+        """The session was replaced: close it once its calls are done, or after `drain` seconds."""
+        self.retired = True
+        self.stop()
+        self._drain = drain
+
+    def call_started(self) -> None:
+        self.calls += 1
+
+    def call_finished(self) -> None:
+        self.calls -= 1
+        if self.calls == 0 and self._idle is not None:
+            self._idle.set()
 
     async def run(self, on_walked: Callable[[Snapshot], None]) -> None:
         """Connect and walk; report the snapshot; if accepted, keep serving until `stop()`.
 
         `on_walked` is called exactly once, with a complete, rejected or failed
-        snapshot. If an accepted session later breaks (the process exits, the
-        transport fails), `on_lost` is called with the reason.
+        snapshot (a bug of ours in connecting or walking is a failed snapshot of
+        kind `internal`). If an accepted session later breaks (the process
+        exits, the transport fails), `on_lost` is called with the reason.
         """
         self._stop = anyio.Event()
         if self._stop_requested:
@@ -90,6 +141,7 @@ class SessionWorker:
                 on_spawn=self._on_spawn,
                 on_exit=self._on_exit,
                 timeout=min(self.limits.deadline, self.limits.request_timeout * 2),
+                faults=self.faults,
             ) as connection:
                 if self._on_connected is not None:
                     self._on_connected(connection)
@@ -99,18 +151,19 @@ class SessionWorker:
                 self.snapshot = snapshot
                 if snapshot.error is not None and snapshot.error.kind is ErrorKind.TIMEOUT:
                     # A server that let a request or the deadline run out gets no grace period to leave.
-                    connection.faults.hurry = True
+                    connection.faults.hurry()
                 if snapshot.status == "complete":
                     self.connection = connection
                 reported = True
                 on_walked(snapshot)
                 if snapshot.status == "complete":
                     lost = await self._serve(connection)
-        except CatalogError as exc:
+        except Exception as exc:
+            error = internal_error(exc)
             if reported:
-                lost = lost or exc
+                lost = lost or error
             else:
-                self.snapshot = failed_snapshot(exc, source_of(self.spec), started)
+                self.snapshot = failed_snapshot(error, source_of(self.spec), started)
                 on_walked(self.snapshot)
         finally:
             self.connection = None
@@ -135,4 +188,9 @@ class SessionWorker:
 
             group.start_soon(until, self._stop)
             group.start_soon(until, connection.faults.event)
+        if self._stop.is_set() and self.calls and self._drain > 0:
+            # Retired while calls were in flight: they finish on this session, within the bound.
+            self._idle = anyio.Event()
+            with anyio.move_on_after(self._drain):
+                await self._idle.wait()
         return None if self._stop.is_set() else connection.faults.first

@@ -11,23 +11,28 @@ from pathlib import Path
 
 import anyio
 
-from catalog_inspector.demo.catalog import LIST_KINDS, MODES, Options
+from catalog_inspector.core.lists import LIST_NAMES
+from catalog_inspector.demo.catalog import MODES, Options
 from catalog_inspector.demo.server import DemoServer, serve_http, serve_stdio
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m catalog_inspector.demo", description=__doc__)
     parser.add_argument("--mode", choices=MODES, default="normal")
-    parser.add_argument("--target", choices=LIST_KINDS, default="tools", help="the list the mode applies to")
+    parser.add_argument("--target", choices=LIST_NAMES, default="tools", help="the list the mode applies to")
     parser.add_argument("--http", action="store_true", help="serve Streamable HTTP on 127.0.0.1")
     parser.add_argument("--sse", action="store_true", help="serve legacy SSE on 127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--legacy", action="store_true", help="stdio: answer server/discover with -32601, like a pre-2026 server")
     parser.add_argument("--state", type=Path, help="file that keeps walk counts across processes")
     parser.add_argument("--delay", type=float, default=0.5, help="seconds per page in slow mode")
+    parser.add_argument("--call-delay", type=float, default=0.0, help="seconds every tools/call takes")
     parser.add_argument("--notify-count", type=int, default=3)
     parser.add_argument("--tools", type=int, default=10_000, help="tool count in many mode")
     parser.add_argument("--page-size", type=int, default=100, help="page size in many mode")
+    parser.add_argument(
+        "--many-drift", action="store_true", help="many mode: odd walks reverse the order and edit every 10th description"
+    )
     parser.add_argument("--huge-mb", type=float, default=6.0)
     parser.add_argument("--pidfile", type=Path, help="append this process's pid (and its child's) here")
     parser.add_argument("--spawn-child", action="store_true", help="start a long-lived grandchild process")
@@ -50,8 +55,9 @@ def main(argv: list[str] | None = None) -> None:
     demo = DemoServer(
         mode=args.mode,
         target=args.target,
-        opts=Options(tools=args.tools, page_size=args.page_size, huge_mb=args.huge_mb),
+        opts=Options(tools=args.tools, page_size=args.page_size, huge_mb=args.huge_mb, many_drift=args.many_drift),
         delay=args.delay,
+        call_delay=args.call_delay,
         notify_count=args.notify_count,
         state_file=args.state,
     )

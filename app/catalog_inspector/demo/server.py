@@ -27,20 +27,13 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
-from catalog_inspector.demo.catalog import Options, Page, Plan, plan_for
+from catalog_inspector.core.lists import LIST_KINDS
+from catalog_inspector.demo.catalog import CATASTROPHIC_TEXT, Options, Page, Plan, plan_for
 
 __all__ = ["DemoServer"]
 
 # Fields a 2026-07-28 result must carry; the SDK drops them on a handshake-era connection.
 _MODERN_FIELDS = {"ttlMs": 0, "cacheScope": "private", "resultType": "complete"}
-
-_RESULT_KEYS = {
-    "tools": "tools",
-    "resources": "resources",
-    "resource_templates": "resourceTemplates",
-    "prompts": "prompts",
-}
-
 
 @dataclass
 class _Cursor:
@@ -65,6 +58,7 @@ class DemoServer:
     target: str = "tools"
     opts: Options = field(default_factory=Options)
     delay: float = 0.5
+    call_delay: float = 0.0
     notify_count: int = 3
     state_file: Path | None = None
     wire: Any = None
@@ -129,7 +123,7 @@ class DemoServer:
         page = plan.page(index)
         log(f"{kind} walk {walk} page {index} ({len(page.items)} items)")
         await self._act(page, walk, mode)
-        result: dict[str, Any] = {_RESULT_KEYS[kind]: page.items, **_MODERN_FIELDS}
+        result: dict[str, Any] = {LIST_KINDS[kind].result_key: page.items, **_MODERN_FIELDS}
         if page.next is not None:
             result["nextCursor"] = self._token(plan, kind, page.next, walk)
         if page.action == "malformed":
@@ -152,8 +146,8 @@ class DemoServer:
         frame = {"jsonrpc": "2.0", "id": ctx.request_id, "result": result}
         await self.wire.write(json.dumps(frame) + "\n")
         await self.wire.flush()
-        for key in ("tools", "resources", "resourceTemplates", "prompts"):
-            for item in result.get(key, []):
+        for kind in LIST_KINDS.values():
+            for item in result.get(kind.result_key, []):
                 item.setdefault("name", "repaired")
                 item.setdefault("inputSchema", {"type": "object"})
                 item.setdefault("uri", "demo://repaired")
@@ -177,6 +171,8 @@ class DemoServer:
 
     async def call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> dict[str, Any]:
         args = params.arguments or {}
+        if self.call_delay:
+            await anyio.sleep(self.call_delay)
         if params.name == "echo":
             text = str(args.get("text", "")) * int(args.get("repeat", 1) or 1)
             return {
@@ -188,6 +184,12 @@ class DemoServer:
             return {
                 "content": [{"type": "text", "text": "many"}],
                 "structuredContent": {"count": "many"},
+                "resultType": "complete",
+            }
+        if params.name == "catastrophic_pattern":
+            return {
+                "content": [{"type": "text", "text": CATASTROPHIC_TEXT}],
+                "structuredContent": {"text": CATASTROPHIC_TEXT},
                 "resultType": "complete",
             }
         if params.name == "delete_everything":

@@ -3,7 +3,8 @@
 Widgets call plain methods here and react to signals; they never await.
 """
 
+from catalog_inspector.runtime.offload import Offload
 from catalog_inspector.runtime.runtime import Runtime
-from catalog_inspector.runtime.supervisor import Attempt, ServerState, ServerSupervisor
+from catalog_inspector.runtime.supervisor import Attempt, CallTicket, ServerState, ServerSupervisor
 
-__all__ = ["Attempt", "Runtime", "ServerState", "ServerSupervisor"]
+__all__ = ["Attempt", "CallTicket", "Offload", "Runtime", "ServerState", "ServerSupervisor"]

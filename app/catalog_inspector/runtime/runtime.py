@@ -1,16 +1,26 @@
-"""The app's runtime: every server's supervisor, the process registry, and shutdown."""
+"""The app's runtime: every server's supervisor, the offload pool, the process registry, and shutdown."""
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
 from catalog_inspector.core.config import Limits, ServerSpec
+from catalog_inspector.core.files import write_text_safely
 from catalog_inspector.core.processes import ProcessRegistry
+from catalog_inspector.core.snapshot import PageRecord, Snapshot, write_json
+from catalog_inspector.runtime.collector import Collector
+from catalog_inspector.runtime.offload import Offload
 from catalog_inspector.runtime.supervisor import ServerSupervisor
 
-__all__ = ["Runtime"]
+__all__ = ["Runtime", "write_snapshot_file"]
+
+
+def write_snapshot_file(snapshot: Snapshot, path: Path) -> None:
+    """Write the snapshot document to `path`, whole or not at all (on a worker thread: 10,000 tools take ~150 ms)."""
+    write_text_safely(path, lambda handle: write_json(snapshot, handle))
 
 
 class Runtime(QObject):
@@ -19,32 +29,76 @@ class Runtime(QObject):
     Attributes:
         supervisors: one per configured server, in config order.
         registry: the process groups this app started (None: not recorded).
+        offload: threads for work that must stay off the GUI thread.
+        collector: keeps the cycle collector from rescanning catalogs.
 
     Signals:
         shutdown_finished(): every session is closed and no server process remains.
+        exported(object, object): an export ended (Path, None or the OSError).
     """
 
     shutdown_finished = Signal()
+    exported = Signal(object, object)
 
-    def __init__(self, specs: list[ServerSpec], limits: Limits, registry: ProcessRegistry | None = None) -> None:
+    def __init__(
+        self,
+        specs: list[ServerSpec],
+        limits: Limits,
+        registry: ProcessRegistry | None = None,
+        offload: Offload | None = None,
+    ) -> None:
         super().__init__()
+        if offload is None:
+            offload = Offload()
+            if registry is not None:
+                offload.sandbox.record_processes(registry.add, registry.remove)
+        self.offload = offload
         self.registry = registry
-        self.supervisors = [ServerSupervisor(spec, limits, registry) for spec in specs]
+        self.collector = Collector(self)
+        self.supervisors = [ServerSupervisor(spec, limits, registry, self.offload.check_result) for spec in specs]
+        for supervisor in self.supervisors:
+            supervisor.page_arrived.connect(self._on_supervisor_page_arrived)
+            supervisor.catalog_accepted.connect(self._on_supervisor_catalog_accepted)
         self._shutdown: asyncio.Task[None] | None = None
+        self._exports: set[asyncio.Task[None]] = set()
+
+    def _on_supervisor_page_arrived(self, _list_name: str, page: PageRecord) -> None:
+        self.collector.items_arrived(page.items)
+
+    def _on_supervisor_catalog_accepted(self, _snapshot: Snapshot) -> None:
+        self.collector.settle()
 
     def supervisor(self, name: str) -> ServerSupervisor | None:
         return next((s for s in self.supervisors if s.spec.name == name), None)
 
+    def export(self, snapshot: Snapshot, path: Path) -> None:
+        """Write `snapshot` to `path` off the GUI thread; `exported` reports the outcome."""
+        task = asyncio.ensure_future(self._export(snapshot, path))
+        self._exports.add(task)
+        task.add_done_callback(self._exports.discard)
+
+    async def _export(self, snapshot: Snapshot, path: Path) -> None:
+        try:
+            await self.offload.run(write_snapshot_file, snapshot, path)
+        except OSError as exc:
+            self.exported.emit(path, exc)
+        except RuntimeError as exc:  # shutting down
+            self.exported.emit(path, OSError(str(exc)))
+        else:
+            self.exported.emit(path, None)
+
     def shutdown(self) -> None:
-        """Close every session in the background; `shutdown_finished` fires when done."""
+        """Close every session in the background, quickly; `shutdown_finished` fires when done."""
         if self._shutdown is None:
             self._shutdown = asyncio.ensure_future(self._close_all())
 
     async def _close_all(self) -> None:
         try:
-            await asyncio.gather(*(s.close() for s in self.supervisors))
+            # In parallel, and without grace periods: the window is already gone, nobody should wait.
+            await asyncio.gather(*(s.close(quick=True) for s in self.supervisors))
         finally:
             if self.registry is not None:
                 # Anything that survived its session's own shutdown goes now.
                 self.registry.kill_all()
+            await self.offload.aclose()
             self.shutdown_finished.emit()

@@ -1,31 +1,39 @@
-"""One supervisor per configured server: starts session workers, swaps sessions, reports state.
+"""One supervisor per configured server: starts session workers, swaps sessions, runs calls, reports state.
 
 Publish only after success: a walk runs in a candidate worker; only an
-accepted walk replaces the active worker (which is then stopped), and a
-rejected or failed candidate closes itself while the active session and its
-catalog stay. Retries are manual: one user action, one fresh walk.
+accepted walk replaces the active worker (which is then retired: it closes
+once the calls made on it are done), and a rejected or failed candidate closes
+itself while the active session and its catalog stay. Retries are manual: one
+user action, one fresh walk.
+
+Every task reports back: whatever a worker or a call raises ends in exactly one
+report (a failed walk, a lost session or a call outcome), never in silence.
 """
 
 from __future__ import annotations
 
 import asyncio
 import enum
-from collections.abc import Callable
-from dataclasses import dataclass
+import itertools
+from collections.abc import Coroutine, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from catalog_inspector.core.calls import CallOutcome, Judge, call_tool
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.connection import Connection
-from catalog_inspector.core.enumerator import PageRecord
-from catalog_inspector.core.errors import CatalogError, make_error
+from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind
+from catalog_inspector.core.lists import LIST_NAMES
 from catalog_inspector.core.processes import ProcessRegistry
-from catalog_inspector.core.snapshot import Snapshot, failed_snapshot, source_of
+from catalog_inspector.core.snapshot import ListResult, PageRecord, Snapshot, failed_snapshot, now_iso
 from catalog_inspector.core.stdio import ServerLog
-from catalog_inspector.core.worker import SessionWorker
+from catalog_inspector.core.walk import source_of
+from catalog_inspector.core.worker import SessionWorker, internal_error
 
-__all__ = ["Attempt", "ServerState", "ServerSupervisor"]
+__all__ = ["Attempt", "CallTicket", "ServerState", "ServerSupervisor"]
 
 CLOSE_TIMEOUT = 6.0  # seconds to wait for a worker's own shutdown before abandoning it
 
@@ -37,15 +45,37 @@ class ServerState(enum.Enum):
     READY = "ready"  # an accepted catalog is active
     STALE = "stale"  # ready, but the server said its list changed since
     FAILED = "failed"  # the latest attempt was rejected or failed (a last good catalog may remain)
+    LOST = "connection lost"  # the accepted session ended on its own; its catalog stays, no session is live
 
 
 @dataclass
 class Attempt:
-    """One walk as it happens: its live pages, then its snapshot."""
+    """One walk: its pages as they arrive, then its snapshot.
+
+    The runtime is the one owner of these pages; timeline views read them
+    through `pages_of` and never keep copies.
+    """
 
     started_at: datetime
-    pages: dict[str, list[PageRecord]]
+    live: dict[str, list[PageRecord]] = field(default_factory=dict)
     snapshot: Snapshot | None = None
+
+    def pages_of(self, list_name: str) -> Sequence[PageRecord]:
+        if self.snapshot is not None:
+            return self.snapshot.lists[list_name].pages
+        return self.live.setdefault(list_name, [])
+
+
+@dataclass(frozen=True, eq=False)
+class CallTicket:
+    """One test call the runtime is making; compared by identity (it is the call's key in `call_finished`)."""
+
+    number: int
+    tool: str
+    arguments: dict[str, Any] | None
+
+
+_tickets = itertools.count(1)
 
 
 class ServerSupervisor(QObject):
@@ -57,14 +87,20 @@ class ServerSupervisor(QObject):
         accepted: the accepted snapshot (the catalog of record), or None.
         accepted_at: when it was accepted.
         attempt: the latest walk (live while walking); its snapshot when finished.
-        log: the server's stderr across its sessions, bounded.
+        lost: why the accepted session ended, while no new session replaced it.
+        log: the server's stderr across its sessions, bounded (and our own tracebacks).
+        call_drain: seconds a replaced session waits for its calls before closing.
+
+    `judge` checks call results (the runtime's is bounded, in the sandbox process).
 
     Signals:
-        state_changed(): `state`, `accepted` or `attempt` changed.
+        state_changed(): `state`, `accepted`, `attempt` or `lost` changed.
         walk_started(): a new attempt began (its timeline is empty).
         page_arrived(str, object): a page of the running attempt (list name, PageRecord).
         catalog_accepted(object): a walk was accepted (Snapshot); it is now `accepted`.
         refresh_failed(object): a walk was rejected or failed (Snapshot); `accepted` is unchanged.
+        session_lost(object): the accepted session ended on its own (ErrorInfo); `accepted` stays.
+        call_finished(object, object): a test call ended (CallTicket, CallOutcome).
         log_appended(str): a stderr line from the server.
     """
 
@@ -73,9 +109,17 @@ class ServerSupervisor(QObject):
     page_arrived = Signal(str, object)
     catalog_accepted = Signal(object)
     refresh_failed = Signal(object)
+    session_lost = Signal(object)
+    call_finished = Signal(object, object)
     log_appended = Signal(str)
 
-    def __init__(self, spec: ServerSpec, limits: Limits, registry: ProcessRegistry | None = None) -> None:
+    def __init__(
+        self,
+        spec: ServerSpec,
+        limits: Limits,
+        registry: ProcessRegistry | None = None,
+        judge: Judge | None = None,
+    ) -> None:
         super().__init__()
         self.spec = spec
         self.limits = limits
@@ -83,11 +127,14 @@ class ServerSupervisor(QObject):
         self.accepted: Snapshot | None = None
         self.accepted_at: datetime | None = None
         self.attempt: Attempt | None = None
+        self.lost: ErrorInfo | None = None
         self.log = ServerLog(on_line=self.log_appended.emit)
+        self.call_drain = limits.request_timeout
         self._registry = registry
+        self._judge = judge
         self._active: SessionWorker | None = None
         self._candidate: SessionWorker | None = None
-        self._tasks: dict[SessionWorker, asyncio.Task[None]] = {}
+        self._tasks: dict[object, asyncio.Task[None]] = {}
         self._stale = False
         self._candidate_saw_change = False  # list_changed arrived while the candidate walked
         self._closing = False
@@ -111,8 +158,7 @@ class ServerSupervisor(QObject):
         """Start one fresh walk from the first page in a candidate session; False if one runs already."""
         if self.busy or self._closing:
             return False
-        pages: dict[str, list[PageRecord]] = {}
-        self.attempt = Attempt(datetime.now().astimezone(), pages)
+        self.attempt = Attempt(datetime.now().astimezone())
         candidate = SessionWorker(
             self.spec,
             self.limits,
@@ -121,14 +167,14 @@ class ServerSupervisor(QObject):
             on_notification=lambda method: self._on_notification(candidate, method),
             on_spawn=self._registry.add if self._registry else None,
             on_exit=self._registry.remove if self._registry else None,
-            on_connected=lambda _connection: self._set_state(ServerState.WALKING),
+            on_connected=lambda _connection: self._on_connected(candidate),
             on_lost=lambda error: self._on_lost(candidate, error),
         )
         self._candidate = candidate
         self._candidate_saw_change = False
         self._set_state(ServerState.CONNECTING)
         self.walk_started.emit()
-        self._spawn(candidate, lambda snapshot: self._on_walked(candidate, snapshot))
+        self._start(candidate, self._run_worker(candidate))
         return True
 
     def cancel(self) -> bool:
@@ -144,13 +190,31 @@ class ServerSupervisor(QObject):
         self._set_state(self._settled_state())
         return True
 
-    async def close(self) -> None:
-        """Close every session of this server (bounded); no process is left running."""
+    def call_tool(self, name: str, arguments: dict[str, Any] | None, timeout: float | None = None) -> CallTicket | None:
+        """Make a test call on the active session; `call_finished` reports it. None if no session is live.
+
+        The call finishes on the session it started on, even if a refresh
+        replaces that session meanwhile (the old one waits for it, up to
+        `call_drain`); a call cut off by the swap says so, never "connection".
+        """
+        worker, snapshot = self._active, self.accepted
+        if worker is None or worker.connection is None or snapshot is None or self._closing:
+            return None
+        ticket = CallTicket(next(_tickets), name, arguments)
+        self._start(ticket, self._run_call(ticket, worker, worker.connection, snapshot, timeout))
+        return ticket
+
+    async def close(self, quick: bool = True) -> None:
+        """Close every session of this server (bounded); no process is left running.
+
+        `quick` (quitting): servers get no grace period to leave on their own.
+        """
         self._closing = True
+        for owner in list(self._tasks):
+            if isinstance(owner, SessionWorker):
+                owner.stop(quick=quick)
         if self._candidate is not None:
             self.cancel()
-        if self._active is not None:
-            self._active.stop()
         tasks = list(self._tasks.values())
         if tasks:
             await asyncio.wait(tasks, timeout=CLOSE_TIMEOUT)
@@ -160,15 +224,74 @@ class ServerSupervisor(QObject):
         if stuck:
             await asyncio.wait(stuck, timeout=CLOSE_TIMEOUT)
 
-    # -- worker plumbing ------------------------------------------------------
-    def _spawn(self, worker: SessionWorker, walked: Callable[[Snapshot], None]) -> None:
-        task = asyncio.ensure_future(worker.run(walked))
-        self._tasks[worker] = task
-        task.add_done_callback(lambda _task: self._tasks.pop(worker, None))
+    # -- tasks: each one ends in exactly one report ----------------------------
+    def _start(self, owner: object, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks[owner] = task
+        task.add_done_callback(lambda _task: self._tasks.pop(owner, None))
+
+    async def _run_worker(self, worker: SessionWorker) -> None:
+        try:
+            await worker.run(lambda snapshot: self._on_walked(worker, snapshot))
+        except Exception as exc:  # the task boundary: a bug anywhere below still reports back
+            self._on_crashed(worker, exc)
+
+    async def _run_call(
+        self, ticket: CallTicket, worker: SessionWorker, connection: Connection, snapshot: Snapshot, timeout: float | None
+    ) -> None:
+        worker.call_started()
+        try:
+            if self._judge is not None:
+                outcome = await call_tool(connection, snapshot, ticket.tool, ticket.arguments, timeout, self._judge)
+            else:
+                outcome = await call_tool(connection, snapshot, ticket.tool, ticket.arguments, timeout)
+        except asyncio.CancelledError:
+            cancelled = CallOutcome("cut_off", error=ErrorInfo(ErrorKind.CONNECTION, "the call was cancelled"))
+            self.call_finished.emit(ticket, cancelled)
+            raise
+        except Exception as exc:  # the task boundary
+            outcome = CallOutcome("connection", error=self._report_bug(exc).info)
+        finally:
+            worker.call_finished()
+        if outcome.layer == "connection" and worker.retired:
+            message = "a refresh replaced the session this call was made on, and it closed before the answer came"
+            outcome = CallOutcome("cut_off", error=ErrorInfo(ErrorKind.CONNECTION, message), latency_ms=outcome.latency_ms)
+        self.call_finished.emit(ticket, outcome)
+
+    def _on_crashed(self, worker: SessionWorker, exc: BaseException) -> None:
+        error = self._report_bug(exc)
+        if worker is self._candidate:
+            self._on_walked(worker, self._crashed_snapshot(error))
+        elif worker is self._active:
+            self._on_lost(worker, error)
+
+    def _report_bug(self, exc: BaseException) -> CatalogError:
+        """Our own bug: classify it as `internal` and put its traceback in the server log."""
+        error = internal_error(exc)
+        self.log.append(f"[mcp-catalog-inspector] internal error: {error.info.message}")
+        for line in str(error.info.details.get("traceback", "")).splitlines():
+            self.log.append(f"[mcp-catalog-inspector] {line}")
+        return error
+
+    def _crashed_snapshot(self, error: CatalogError) -> Snapshot:
+        """A failed snapshot that keeps the pages the walk had reached."""
+        base = failed_snapshot(error, source_of(self.spec))
+        if self.attempt is None:
+            return base
+        lists = {
+            name: ListResult("failed", (), tuple(self.attempt.live.get(name, ())), error.info) for name in LIST_NAMES
+        }
+        return Snapshot(base.status, base.error, base.server, {}, None, lists, base.source, now_iso())
+
+    # -- what workers report ----------------------------------------------------
+    def _on_connected(self, worker: SessionWorker) -> None:
+        if worker is self._candidate:
+            self._set_state(ServerState.WALKING)
 
     def _on_page(self, list_name: str, page: PageRecord) -> None:
-        if self.attempt is not None and self.attempt.snapshot is None:
-            self.attempt.pages.setdefault(list_name, []).append(page)
+        attempt = self.attempt
+        if attempt is not None and attempt.snapshot is None:
+            attempt.live.setdefault(list_name, []).append(page)
             self.page_arrived.emit(list_name, page)
 
     def _on_notification(self, worker: SessionWorker, method: str) -> None:
@@ -190,12 +313,14 @@ class ServerSupervisor(QObject):
         self._candidate = None
         if self.attempt is not None:
             self.attempt.snapshot = snapshot
+            self.attempt.live.clear()  # the snapshot holds the same pages now
         if snapshot.status == "complete" and not self._closing:
             old, self._active = self._active, worker
             if old is not None:
-                old.stop()
+                old.retire(self.call_drain)
             self.accepted = snapshot
             self.accepted_at = datetime.now().astimezone()
+            self.lost = None
             self._stale = self._candidate_saw_change
             self._set_state(ServerState.STALE if self._stale else ServerState.READY)
             self.catalog_accepted.emit(snapshot)
@@ -209,16 +334,17 @@ class ServerSupervisor(QObject):
         if worker is not self._active or self._closing:
             return
         self._active = None
-        message = f"the session ended after the catalog was accepted: {error.info.message}"
-        snapshot = failed_snapshot(make_error(error.kind, message, code=error.info.code), source_of(self.spec))
-        self.attempt = Attempt(datetime.now().astimezone(), {}, snapshot)
-        self._set_state(ServerState.FAILED)
-        self.refresh_failed.emit(snapshot)
+        self.lost = error.info
+        if not self.busy:
+            self._set_state(ServerState.LOST)
+        self.session_lost.emit(error.info)
 
     def _settled_state(self) -> ServerState:
-        """The state once no walk runs: what the accepted catalog (if any) says."""
+        """The state once no walk runs: what the accepted catalog (if any) and its session say."""
         if self.accepted is None:
             return ServerState.NOT_CONNECTED
+        if self._active is None and self.lost is not None:
+            return ServerState.LOST
         return ServerState.STALE if self._stale else ServerState.READY
 
     def _set_state(self, state: ServerState) -> None:

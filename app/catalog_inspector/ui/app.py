@@ -64,14 +64,14 @@ def _parse(argv: list[str]) -> argparse.Namespace:
 
 
 def _install_sigterm(app: object, on_term: object) -> object:
-    """Route SIGTERM/SIGINT into the Qt loop (Python handlers only run when Python code runs)."""
+    """Route SIGTERM/SIGINT/SIGHUP into the Qt loop (Python handlers only run when Python code runs)."""
     from PySide6.QtCore import QSocketNotifier
 
     reader, writer = socket.socketpair()
     reader.setblocking(False)
     writer.setblocking(False)
     signal.set_wakeup_fd(writer.fileno())
-    for signum in (signal.SIGTERM, signal.SIGINT):
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(signum, lambda *_: None)
     notifier = QSocketNotifier(reader.fileno(), QSocketNotifier.Type.Read)
 
@@ -84,6 +84,27 @@ def _install_sigterm(app: object, on_term: object) -> object:
 
     notifier.activated.connect(drain)
     return (notifier, reader, writer)
+
+
+def _guard_quit(app: object, window: object) -> object:
+    """Make every way of quitting (QApplication.quit(), the Dock's Quit, a session ending) close the window.
+
+    Closing the window is what runs the shutdown (every session closed, every
+    server gone); a bare Quit event would stop the event loop under it.
+    """
+    from PySide6.QtCore import QEvent, QObject
+
+    class QuitGuard(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Quit and not getattr(window, "finished", True):
+                event.ignore()
+                window.close()  # type: ignore[attr-defined]
+                return True  # swallowed: the window emits `closed` once everything is shut down
+            return False
+
+    guard = QuitGuard()
+    app.installEventFilter(guard)  # type: ignore[attr-defined]
+    return guard
 
 
 def run_app(argv: list[str]) -> int:
@@ -99,14 +120,19 @@ def run_app(argv: list[str]) -> int:
     from catalog_inspector.core.config import Limits
     from catalog_inspector.core.paths import APP_NAME, cache_dir
     from catalog_inspector.core.processes import ProcessRegistry
-    from catalog_inspector.runtime import Runtime
+    from catalog_inspector.core.sandbox import Sandbox
+    from catalog_inspector.runtime import Offload, Runtime
     from catalog_inspector.ui.main_window import MainWindow
 
-    app = QApplication([sys.argv[0]])
+    app = QApplication.instance() or QApplication([sys.argv[0]])
+    assert isinstance(app, QApplication)
     app.setApplicationName("MCP Catalog Inspector")
     app.setOrganizationName(APP_NAME)
     app.setQuitOnLastWindowClosed(False)  # we quit once every session is closed
-    registry = ProcessRegistry(cache_dir() / "sessions")
+    sandbox = Sandbox()
+    offload = Offload(sandbox)
+    registry = ProcessRegistry(cache_dir() / "sessions", submit=offload.submit)
+    sandbox.record_processes(registry.add, registry.remove)
     swept = registry.sweep()
     demo_state = Path(tempfile.mkdtemp(prefix="mcp-catalog-inspector-demo-"))
     specs, notice = load_servers(args.config, demo_state)
@@ -114,11 +140,11 @@ def run_app(argv: list[str]) -> int:
         notice = (notice + "\n" if notice else "") + f"Stopped {len(swept)} server process(es) left by an earlier run."
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    runtime = Runtime(specs, Limits(), registry)
+    runtime = Runtime(specs, Limits(), registry, offload)
     window = MainWindow(runtime, QSettings(APP_NAME, "app"), notice)
     closed = loop.create_future()
     window.closed.connect(lambda: closed.done() or closed.set_result(None))
-    keep = _install_sigterm(app, window.close)
+    keep = (_install_sigterm(app, window.close), _guard_quit(app, window))
     window.show()
     freeze_startup_objects()
     try:

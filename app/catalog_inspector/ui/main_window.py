@@ -1,13 +1,14 @@
 """The main window: server sidebar, status banner, catalog tabs with page timelines, server log.
 
-It renders supervisor state and forwards user intents (select, refresh, retry,
-cancel, quit) as plain method calls; it never awaits and holds no protocol objects.
+It binds to the presenter of the selected server and renders what the
+presenter says; user intents go to the presenter or the runtime as plain
+method calls. It never awaits and holds no protocol objects. Every signal it
+listens to is connected to one of its own methods, so nothing fires into it
+once it is deleted.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QItemSelection, QSettings, Qt, Signal
@@ -26,19 +27,23 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.enumerator import PageRecord
-from catalog_inspector.core.text import visible
-from catalog_inspector.runtime import Runtime, ServerState, ServerSupervisor
+from catalog_inspector.core.lists import LIST_KINDS, LIST_NAMES
+from catalog_inspector.runtime import Runtime, ServerSupervisor
 from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.models.server_list import ServerListModel
+from catalog_inspector.ui.presenter import ServerPresenter
 from catalog_inspector.ui.widgets.panes import ListPane, plain_text_view, set_capped_text
-from catalog_inspector.ui.widgets.status_banner import KIND_TITLES, StatusBanner
+from catalog_inspector.ui.widgets.status_banner import StatusBanner
+from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
 from catalog_inspector.ui.widgets.tools_pane import ToolsPane
 
 __all__ = ["MainWindow"]
 
 LOG_LINES = 5000
-LIST_TABS = (("resources", "Resources"), ("resource_templates", "Resource templates"), ("prompts", "Prompts"))
+OTHER_LISTS = tuple(name for name in LIST_NAMES if name != "tools")
+STATUS_MS = 5000
+
+_PRESENTER_SIGNALS = ("header_changed", "banner_changed", "catalog_changed", "walks_changed", "pages_added", "log_line", "status_message")
 
 
 def _label(object_name: str, parent: QWidget) -> QLabel:
@@ -53,6 +58,10 @@ def _label(object_name: str, parent: QWidget) -> QLabel:
 class MainWindow(QMainWindow):
     """The app's one window.
 
+    Attributes:
+        presenters: one per server, by name.
+        finished: every session is closed; the window may go.
+
     Signals:
         closed(): the window closed after every session was shut down.
     """
@@ -64,12 +73,13 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("MCP Catalog Inspector")
         self.runtime = runtime
         self.settings = settings
-        self._current: ServerSupervisor | None = None
+        self.presenters = {s.spec.name: ServerPresenter(s, self) for s in runtime.supervisors}
+        self._presenter: ServerPresenter | None = None
         self._shutting_down = False
-        self._finished = False
+        self.finished = False
         self._build(notice)
-        self._connect_supervisors()
         runtime.shutdown_finished.connect(self._on_runtime_shutdown_finished)
+        runtime.exported.connect(self._on_runtime_exported)
         self._restore()
 
     # -- construction ---------------------------------------------------------
@@ -106,6 +116,8 @@ class MainWindow(QMainWindow):
         self.cancel_button.setObjectName("cancelButton")
         self.cancel_button.setToolTip("Stop the walk in progress; the shown catalog stays (Esc)")
         self.cancel_button.clicked.connect(self.cancel)
+        for button in (self.refresh_button, self.cancel_button):
+            button.setEnabled(False)  # until a server is selected
         header = QHBoxLayout()
         titles = QVBoxLayout()
         titles.addWidget(self.title)
@@ -117,22 +129,20 @@ class MainWindow(QMainWindow):
         self.banner = StatusBanner(self)
         self.banner.retry_clicked.connect(self.refresh)
         self.tools_pane = ToolsPane(self)
-        self.list_panes = {name: ListPane(name, self) for name, _ in LIST_TABS}
+        self.list_panes = {name: ListPane(name, self) for name in OTHER_LISTS}
         self.server_info = plain_text_view("serverInfo", self)
         self.server_log = plain_text_view("serverLog", self)
         self.server_log.setMaximumBlockCount(LOG_LINES)
         # A server may flood stderr: lines reach the pane in batches, at most LOG_LINES per batch.
-        self._log_batch: Batcher[str] = Batcher(
-            lambda lines: self.server_log.appendPlainText("\n".join(lines)), 100, keep_last=LOG_LINES, parent=self
-        )
+        self._log_batch: Batcher[str] = Batcher(self._append_log, 100, keep_last=LOG_LINES, parent=self)
         server_tab = QSplitter(Qt.Orientation.Vertical, self)
         server_tab.addWidget(self.server_info)
         server_tab.addWidget(self.server_log)
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("catalogTabs")
-        self.tabs.addTab(self.tools_pane, "Tools")
-        for name, title in LIST_TABS:
-            self.tabs.addTab(self.list_panes[name], title)
+        self.tabs.addTab(self.tools_pane, LIST_KINDS["tools"].title)
+        for name in OTHER_LISTS:
+            self.tabs.addTab(self.list_panes[name], LIST_KINDS[name].title.replace("&", "&&"))
         self.tabs.addTab(server_tab, "Server && log")
 
         main = QWidget(self)
@@ -153,7 +163,7 @@ class MainWindow(QMainWindow):
         for text, shortcut, slot in (
             ("&Refresh", QKeySequence(Qt.Key.Key_F5), self.refresh),
             ("&Cancel walk", QKeySequence(Qt.Key.Key_Escape), self.cancel),
-            ("&Export snapshot…", QKeySequence("Ctrl+E"), lambda: self.export_snapshot()),
+            ("&Export snapshot…", QKeySequence("Ctrl+E"), self._on_export_triggered),
             ("&Quit", QKeySequence("Ctrl+Q"), self.close),
         ):
             action = QAction(text, self)
@@ -162,21 +172,18 @@ class MainWindow(QMainWindow):
             menu.addAction(action)
             self.addAction(action)
 
-    def _connect_supervisors(self) -> None:
-        for supervisor in self.runtime.supervisors:
-            supervisor.state_changed.connect(lambda s=supervisor: self._on_supervisor_changed(s))
-            supervisor.walk_started.connect(lambda s=supervisor: self._on_supervisor_changed(s, timelines=True))
-            supervisor.catalog_accepted.connect(
-                lambda _snap, s=supervisor: self._on_supervisor_changed(s, catalog=True, timelines=True)
-            )
-            supervisor.refresh_failed.connect(lambda _snap, s=supervisor: self._on_supervisor_changed(s, timelines=True))
-            supervisor.page_arrived.connect(lambda name, page, s=supervisor: self._on_supervisor_page(s, name, page))
-            supervisor.log_appended.connect(lambda line, s=supervisor: self._on_supervisor_log(s, line))
+    def _timeline(self, list_name: str) -> TimelinePanel:
+        return self.tools_pane.timeline if list_name == "tools" else self.list_panes[list_name].timeline
 
     # -- user intents ---------------------------------------------------------
     @property
+    def presenter(self) -> ServerPresenter | None:
+        return self._presenter
+
+    @property
     def current(self) -> ServerSupervisor | None:
-        return self._current
+        """The selected server's supervisor."""
+        return self._presenter.supervisor if self._presenter is not None else None
 
     def select_server(self, name: str) -> bool:
         row = self.servers.row_of(name)
@@ -186,152 +193,116 @@ class MainWindow(QMainWindow):
         return True
 
     def refresh(self) -> None:
-        if self._current is not None:
-            self._current.refresh()
+        if self._presenter is not None:
+            self._presenter.refresh()
 
     def cancel(self) -> None:
-        if self._current is not None and self._current.cancel():
-            self._render(catalog=False, timelines=True)  # the cancelled walk is no longer offered as "live"
-            self.statusBar().showMessage("Walk cancelled; the shown catalog is unchanged.", 5000)
+        if self._presenter is not None:
+            self._presenter.cancel()
 
     def export_snapshot(self, path: Path | None = None) -> bool:
-        """Write the accepted snapshot (else the latest attempt's) as `mcp-catalog-snapshot/1` JSON."""
-        current = self._current
+        """Write the accepted snapshot (else the latest attempt's) as `mcp-catalog-snapshot/1` JSON.
+
+        The file is written off the GUI thread; the status bar (and `Runtime.exported`)
+        says how it went. False if there was nothing to export or no file was chosen.
+        """
+        supervisor = self.current
         snapshot = None
-        if current is not None:
-            attempt = current.attempt.snapshot if current.attempt is not None else None
-            snapshot = current.accepted or attempt
+        if supervisor is not None:
+            attempt = supervisor.attempt.snapshot if supervisor.attempt is not None else None
+            snapshot = supervisor.accepted or attempt
         if snapshot is None:
-            self.statusBar().showMessage("Nothing to export yet.", 5000)
+            self.statusBar().showMessage("Nothing to export yet.", STATUS_MS)
             return False
         if path is None:
             chosen, _ = QFileDialog.getSaveFileName(self, "Export snapshot", "snapshot.json", "JSON (*.json)")
             if not chosen:
                 return False
             path = Path(chosen)
-        try:
-            path.write_text(json.dumps(snapshot.to_json(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        except OSError as exc:
-            self.statusBar().showMessage(f"Could not write {path}: {exc.strerror or exc}", 8000)
-            return False
-        self.statusBar().showMessage(f"Snapshot written to {path}", 5000)
+        self.statusBar().showMessage(f"Writing {path}…")
+        self.runtime.export(snapshot, path)
         return True
 
-    # -- reacting to the runtime ----------------------------------------------
+    def _on_export_triggered(self) -> None:
+        self.export_snapshot()
+
+    # -- binding to the selected server ---------------------------------------
     def _on_server_list_selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
         indexes = selected.indexes()
         if not indexes:
             return
-        self._current = self.servers.supervisor_at(indexes[0].row())
-        self.settings.setValue("lastServer", self._current.spec.name)
+        supervisor = self.servers.supervisor_at(indexes[0].row())
+        self._bind(self.presenters[supervisor.spec.name])
+        self.settings.setValue("lastServer", supervisor.spec.name)
+        supervisor.ensure_started()
+
+    def _bind(self, presenter: ServerPresenter) -> None:
+        old = self._presenter
+        if old is not None:
+            for name in _PRESENTER_SIGNALS:
+                getattr(old, name).disconnect(getattr(self, f"_on_presenter_{name}"))
+        self._presenter = presenter
+        for name in _PRESENTER_SIGNALS:
+            getattr(presenter, name).connect(getattr(self, f"_on_presenter_{name}"))
         self._log_batch.clear()
-        self.server_log.setPlainText(visible(self._current.log.text(), keep_newlines=True))
-        self._render(catalog=True, timelines=True)
-        self._current.ensure_started()
+        self.server_log.setPlainText(presenter.log_text())
+        self.statusBar().clearMessage()
+        self._on_presenter_header_changed()
+        self._on_presenter_banner_changed()
+        self._on_presenter_catalog_changed()
+        self._on_presenter_walks_changed()
 
-    def _on_supervisor_changed(self, supervisor: ServerSupervisor, catalog: bool = False, timelines: bool = False) -> None:
-        if supervisor is self._current:
-            self._render(catalog=catalog, timelines=timelines)
-
-    def _on_supervisor_page(self, supervisor: ServerSupervisor, list_name: str, page: PageRecord) -> None:
-        if supervisor is not self._current:
+    # -- rendering what the presenter says ------------------------------------
+    def _on_presenter_header_changed(self) -> None:
+        presenter = self._presenter
+        if presenter is None:
             return
-        panel = self.tools_pane.timeline if list_name == "tools" else self.list_panes[list_name].timeline
-        panel.append_live(page)
-        self.statusBar().showMessage(f"Walking {list_name.replace('_', ' ')}: page {page.index} ({page.items} items)")
+        self.title.setText(presenter.title)
+        self.catalog_label.setText(presenter.subtitle)
+        self.refresh_button.setEnabled(presenter.can_refresh)
+        self.cancel_button.setEnabled(presenter.can_cancel)
 
-    def _on_supervisor_log(self, supervisor: ServerSupervisor, line: str) -> None:
-        if supervisor is self._current:
-            self._log_batch.add(visible(line))
+    def _on_presenter_banner_changed(self) -> None:
+        if self._presenter is not None:
+            self.banner.show_banner(self._presenter.banner())
 
-    # -- rendering ------------------------------------------------------------
-    def _render(self, catalog: bool, timelines: bool) -> None:
-        current = self._current
-        if current is None:
+    def _on_presenter_catalog_changed(self) -> None:
+        presenter = self._presenter
+        if presenter is None:
             return
-        self.title.setText(visible(current.spec.name, 120))
-        self.refresh_button.setEnabled(not current.busy)
-        self.cancel_button.setEnabled(current.busy)
-        self.catalog_label.setText(self._catalog_text(current))
-        self._render_banner(current)
-        if catalog:
-            accepted = current.accepted
-            self.tools_pane.set_tools(accepted.tools.items if accepted else [])
-            for name, pane in self.list_panes.items():
-                pane.model.set_items(accepted.lists[name].items if accepted else [])
-            set_capped_text(self.server_info, self._server_text(current))
-        if timelines:
-            self.tools_pane.timeline.set_walks(*self._walks(current, "tools"))
-            for name, pane in self.list_panes.items():
-                pane.timeline.set_walks(*self._walks(current, name))
-        if not current.busy:
-            self.statusBar().clearMessage()  # "Walking …" news ends with the walk
+        catalog = presenter.catalog
+        self.tools_pane.set_tools(catalog.tools.items if catalog else [])
+        for name, pane in self.list_panes.items():
+            pane.model.set_items(catalog.lists[name].items if catalog else [])
+        set_capped_text(self.server_info, presenter.server_text())
 
-    def _render_banner(self, current: ServerSupervisor) -> None:
-        attempt = current.attempt
-        if current.state is ServerState.FAILED and attempt is not None and attempt.snapshot is not None:
-            self.banner.show_failure(attempt.snapshot, current.accepted_at if current.accepted else None)
-            self.banner.retry.setEnabled(not current.busy)
-        elif current.state is ServerState.STALE:
-            self.banner.show_stale()
-            self.banner.retry.setEnabled(not current.busy)
-        elif not (current.busy and self.banner.isVisible()):
-            self.banner.clear()
+    def _on_presenter_walks_changed(self) -> None:
+        presenter = self._presenter
+        if presenter is None:
+            return
+        for name in LIST_NAMES:
+            self._timeline(name).set_walks(presenter.walks(name))
+
+    def _on_presenter_pages_added(self, list_name: str) -> None:
+        self._timeline(list_name).pages_added()
+
+    def _on_presenter_log_line(self, line: str) -> None:
+        self._log_batch.add(line)
+
+    def _on_presenter_status_message(self, text: str) -> None:
+        if text:
+            self.statusBar().showMessage(text, STATUS_MS)
         else:
-            self.banner.retry.setEnabled(False)  # the failure stays readable while the retry runs
+            self.statusBar().clearMessage()
 
-    @staticmethod
-    def _catalog_text(current: ServerSupervisor) -> str:
-        accepted = current.accepted
-        state = current.state.value
-        if accepted is None:
-            return f"{current.spec.describe()} — {state}; no catalog accepted yet"
-        count = len(accepted.tools.items)
-        taken = f"{current.accepted_at:%H:%M:%S}" if current.accepted_at else "?"
-        head = "Last good catalog" if current.state in (ServerState.FAILED, ServerState.STALE) else "Catalog"
-        version = accepted.server.get("protocol_version") or "?"
-        tools = f"{count:,} tool{'s' if count != 1 else ''}"
-        return f"{head}: {tools}, taken at {taken} · protocol {version} · {current.spec.transport} · {state}"
+    def _append_log(self, lines: list[str]) -> None:
+        self.server_log.appendPlainText("\n".join(lines))
 
-    @staticmethod
-    def _walks(current: ServerSupervisor, list_name: str) -> tuple[list[tuple[str, Sequence[PageRecord]]], int | None]:
-        walks: list[tuple[str, Sequence[PageRecord]]] = []
-        live: int | None = None
-        attempt = current.attempt
-        if attempt is not None:
-            started = f"{attempt.started_at:%H:%M:%S}"
-            snapshot = attempt.snapshot
-            if snapshot is None:
-                live = 0
-                walks.append((f"Live walk (started {started})", list(attempt.pages.get(list_name, []))))
-            elif snapshot.status != "complete":
-                result = snapshot.lists[list_name]
-                error = result.error or snapshot.error
-                kind = KIND_TITLES.get(str(error.kind), str(error.kind)) if error else snapshot.status
-                walks.append((f"Failed attempt at {started}: {kind}", list(result.pages)))
-        if current.accepted is not None:
-            taken = f"{current.accepted_at:%H:%M:%S}" if current.accepted_at else ""
-            walks.append((f"Accepted catalog ({taken})", list(current.accepted.lists[list_name].pages)))
-        return walks, live
-
-    @staticmethod
-    def _server_text(current: ServerSupervisor) -> str:
-        accepted = current.accepted
-        lines = [f"Configured as: {visible(current.spec.describe())}"]
-        if accepted is None:
-            return "\n".join([*lines, "", "No catalog accepted yet."])
-        server = accepted.server
-        lines += [
-            f"Server name: {visible(str(server.get('name')))}",
-            f"Server version: {visible(str(server.get('version')))}",
-            f"Protocol version: {server.get('protocol_version')}",
-            "",
-            "Capabilities:",
-            visible(json.dumps(accepted.capabilities, indent=2, ensure_ascii=False), keep_newlines=True),
-        ]
-        if accepted.instructions:
-            lines += ["", "Instructions:", visible(accepted.instructions, keep_newlines=True)]
-        return "\n".join(lines)
+    def _on_runtime_exported(self, path: Path, error: OSError | None) -> None:
+        if error is None:
+            self.statusBar().showMessage(f"Snapshot written to {path}", STATUS_MS)
+        else:
+            self.statusBar().showMessage(f"Could not write {path}: {error.strerror or error}", 8000)
 
     # -- settings and shutdown ----------------------------------------------
     def _restore(self) -> None:
@@ -345,7 +316,7 @@ class MainWindow(QMainWindow):
             self.server_list.setCurrentIndex(self.servers.index(0))
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        if self._finished:
+        if self.finished:
             event.accept()
             return
         event.ignore()
@@ -357,6 +328,6 @@ class MainWindow(QMainWindow):
             self.runtime.shutdown()
 
     def _on_runtime_shutdown_finished(self) -> None:
-        self._finished = True
+        self.finished = True
         self.close()
         self.closed.emit()

@@ -22,6 +22,7 @@ STATE_COLORS = {
     ServerState.READY: "#43a047",
     ServerState.STALE: "#f9a825",
     ServerState.FAILED: "#e53935",
+    ServerState.LOST: "#ef6c00",
 }
 
 
@@ -32,7 +33,8 @@ def summary(supervisor: ServerSupervisor) -> str:
     if supervisor.accepted is not None:
         count = len(supervisor.accepted.tools.items)
         tools = f"{count:,} tool{'s' if count != 1 else ''}"
-        parts.append(f"{state} (last good: {tools})" if supervisor.state is ServerState.FAILED else f"{state} · {tools}")
+        last_good = supervisor.state in (ServerState.FAILED, ServerState.LOST)
+        parts.append(f"{state} (last good: {tools})" if last_good else f"{state} · {tools}")
     else:
         parts.append(state)
     return " · ".join(parts)
@@ -44,12 +46,17 @@ class ServerListModel(QAbstractListModel):
     def __init__(self, runtime: Runtime, parent: Any = None) -> None:
         super().__init__(parent)
         self._supervisors = list(runtime.supervisors)
-        for row, supervisor in enumerate(self._supervisors):
-            supervisor.state_changed.connect(lambda row=row: self._changed(row))
+        for supervisor in self._supervisors:
+            # A bound method: Qt drops the connection when this model is deleted.
+            supervisor.state_changed.connect(self._on_supervisor_state_changed)
 
-    def _changed(self, row: int) -> None:
-        index = self.index(row)
-        self.dataChanged.emit(index, index)
+    def _on_supervisor_state_changed(self) -> None:
+        # Look the row up when the signal arrives (rows may change), not when connecting.
+        sender = self.sender()
+        row = next((row for row, s in enumerate(self._supervisors) if s is sender), None)
+        if row is not None:
+            index = self.index(row)
+            self.dataChanged.emit(index, index)
 
     def supervisor_at(self, row: int) -> ServerSupervisor:
         return self._supervisors[row]

@@ -8,30 +8,17 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from catalog_inspector.core.enumerator import PageRecord
+from catalog_inspector.core.errors import outcome_text
+from catalog_inspector.core.snapshot import PageRecord
 from catalog_inspector.core.text import elide, visible
 from catalog_inspector.ui.models.roles import Role, tooltip
 
-__all__ = ["OUTCOME_TEXT", "TimelineModel"]
+__all__ = ["TimelineModel"]
 
 Index = QModelIndex | QPersistentModelIndex
 HEADERS = ("#", "Cursor sent", "Next cursor", "Items", "Bytes", "Latency", "Outcome")
 INDEX, CURSOR, NEXT, ITEMS, BYTES, LATENCY, OUTCOME = range(7)
 CURSOR_WIDTH = 24
-
-OUTCOME_TEXT = {
-    "ok": "ok",
-    "duplicate_name": "duplicate name",
-    "cursor_repeated": "repeated cursor",
-    "page_limit": "page budget exhausted",
-    "item_limit": "item budget exhausted",
-    "size_limit": "response too large",
-    "server_error": "server error",
-    "timeout": "timed out",
-    "connection": "connection lost",
-    "protocol": "protocol error",
-}
-
 
 def _cursor_text(cursor: str | None, first: bool) -> str:
     if cursor is None:
@@ -63,37 +50,42 @@ _ROLES = frozenset(
 
 
 class TimelineModel(QAbstractTableModel):
-    """Pages of one walk of one list. The page that stopped the walk is marked."""
+    """A view of one walk's pages: the runtime's own sequence, never a copy. The page that stopped the walk is marked.
+
+    A live walk's sequence grows in the runtime; `sync()` announces the rows
+    that arrived since the last call (the panel calls it in batches).
+    """
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._pages: list[PageRecord] = []
+        self._pages: Sequence[PageRecord] = ()
+        self._shown = 0
 
     @property
-    def pages(self) -> list[PageRecord]:
-        return list(self._pages)
+    def pages(self) -> Sequence[PageRecord]:
+        return self._pages[: self._shown]
 
-    def set_pages(self, pages: Sequence[PageRecord]) -> None:
+    def show(self, pages: Sequence[PageRecord]) -> None:
+        """View `pages` (kept by reference)."""
         self.beginResetModel()
-        self._pages = list(pages)
+        self._pages = pages
+        self._shown = len(pages)
         self.endResetModel()
 
-    def append(self, page: PageRecord) -> None:
-        self.extend([page])
-
-    def extend(self, pages: Sequence[PageRecord]) -> None:
-        if not pages:
+    def sync(self) -> None:
+        """Announce the pages appended to the viewed sequence since the last call."""
+        count = len(self._pages)
+        if count <= self._shown:
             return
-        row = len(self._pages)
-        self.beginInsertRows(QModelIndex(), row, row + len(pages) - 1)
-        self._pages.extend(pages)
+        self.beginInsertRows(QModelIndex(), self._shown, count - 1)
+        self._shown = count
         self.endInsertRows()
 
     def offending_row(self) -> int | None:
-        return next((row for row, p in enumerate(self._pages) if p.outcome != "ok"), None)
+        return next((row for row in range(self._shown) if self._pages[row].outcome != "ok"), None)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._pages)
+        return 0 if parent.isValid() else self._shown
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(HEADERS)
@@ -105,7 +97,7 @@ class TimelineModel(QAbstractTableModel):
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         # Views ask for many roles per cell on every repaint; answer the unused ones first.
-        if role not in _ROLES or not index.isValid() or not 0 <= index.row() < len(self._pages):
+        if role not in _ROLES or not index.isValid() or not 0 <= index.row() < self._shown:
             return None
         page = self._pages[index.row()]
         column = index.column()
@@ -147,4 +139,4 @@ class TimelineModel(QAbstractTableModel):
             return _size(page.bytes) if page.bytes else "—"
         if column == LATENCY:
             return f"{page.latency_ms:,.0f} ms"
-        return OUTCOME_TEXT.get(page.outcome, page.outcome)
+        return outcome_text(page.outcome)

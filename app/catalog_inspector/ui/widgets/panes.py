@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from catalog_inspector.core.lists import LIST_KINDS
 from catalog_inspector.ui.models.item_list import ItemListModel
 from catalog_inspector.ui.widgets.tables import compact_table
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
@@ -38,11 +39,6 @@ def set_capped_text(view: QPlainTextEdit, text: str, cap: int = DISPLAY_CAP) -> 
     view.setPlainText(text)
 
 
-LIST_COLUMNS = {
-    "resources": [("URI", "uri"), ("Name", "name"), ("MIME type", "mimeType"), ("Description", "description")],
-    "resource_templates": [("URI template", "uriTemplate"), ("Name", "name"), ("Description", "description")],
-    "prompts": [("Name", "name"), ("Title", "title"), ("Description", "description")],
-}
 OBJECT_NAMES = {
     "resources": ("resourceList", "resourcesTimeline"),
     "resource_templates": ("resourceTemplateList", "resourceTemplatesTimeline"),
@@ -56,7 +52,7 @@ class ListPane(QWidget):
     def __init__(self, list_name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         table_name, timeline_name = OBJECT_NAMES[list_name]
-        self.model = ItemListModel(LIST_COLUMNS[list_name], self)
+        self.model = ItemListModel(LIST_KINDS[list_name].columns, self)
         self.table = QTableView(self)
         self.table.setObjectName(table_name)
         self.table.setModel(self.model)

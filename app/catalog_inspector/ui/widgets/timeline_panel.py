@@ -16,10 +16,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.enumerator import PageRecord
 from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.models.timeline import TimelineModel
+from catalog_inspector.ui.presenter import Walk
 from catalog_inspector.ui.widgets.tables import compact_table
 
 __all__ = ["TimelinePanel"]
@@ -38,10 +38,10 @@ class TimelinePanel(QWidget):
 
     def __init__(self, object_name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._walks: list[list[PageRecord]] = []
-        self._live_index: int | None = None
+        self._walks: list[Walk] = []
         self.model = TimelineModel(self)
-        self._live_batch: Batcher[PageRecord] = Batcher(self.model.extend, LIVE_BATCH_MS, parent=self)
+        # A fast walk must not repaint per page: new rows are announced at most every LIVE_BATCH_MS.
+        self._live_batch: Batcher[None] = Batcher(lambda _: self.model.sync(), LIVE_BATCH_MS, keep_last=1, parent=self)
         self.view = QTableView(self)
         self.view.setObjectName(object_name)
         self.view.setModel(self.model)
@@ -68,29 +68,26 @@ class TimelinePanel(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.view)
 
-    def set_walks(self, walks: Sequence[tuple[str, Sequence[PageRecord]]], live: int | None = None) -> None:
-        """Offer these walks (label, pages), most recent first; `live` is the index still growing."""
-        self._walks = [list(pages) for _, pages in walks]
-        self._live_index = live
+    def set_walks(self, walks: Sequence[Walk]) -> None:
+        """Offer these walks, most relevant first; the first one is shown."""
+        self._walks = list(walks)
         self.source.blockSignals(True)
         self.source.clear()
-        for label, _ in walks:
-            self.source.addItem(label.replace("&", "&&"))
-        self.source.setCurrentIndex(0 if walks else -1)
+        for walk in self._walks:
+            self.source.addItem(walk.label.replace("&", "&&"))
+        self.source.setCurrentIndex(0 if self._walks else -1)
         self.source.blockSignals(False)
         self._show(self.source.currentIndex())
 
-    def append_live(self, page: PageRecord) -> None:
-        """Add a page of the live walk; rows are added in batches so a fast walk repaints a few times, not per page."""
-        if self._live_index is None:
-            return
-        self._walks[self._live_index].append(page)  # kept even while another walk is shown
-        if self.source.currentIndex() == self._live_index:
-            self._live_batch.add(page)
+    def pages_added(self) -> None:
+        """The live walk grew (in the runtime's sequence): show its new rows soon, if it is the one shown."""
+        index = self.source.currentIndex()
+        if 0 <= index < len(self._walks) and self._walks[index].live:
+            self._live_batch.add(None)
 
     def _show(self, index: int) -> None:
         self._live_batch.clear()
-        self.model.set_pages(self._walks[index] if 0 <= index < len(self._walks) else [])
+        self.model.show(self._walks[index].pages if 0 <= index < len(self._walks) else ())
         bad = self.model.offending_row()
         if bad is not None:
             self.view.scrollTo(self.model.index(bad, 0))

@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -23,26 +23,7 @@ from catalog_inspector.ui.models.tool_tree import ToolTreeModel, annotation_badg
 from catalog_inspector.ui.widgets.panes import SPLIT_SIZES, plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
 
-__all__ = ["ToolFilterProxy", "ToolsPane", "tool_detail"]
-
-
-class ToolFilterProxy(QSortFilterProxyModel):
-    """Filters tools by name and description; a kept tool keeps all of its schema rows."""
-
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._needle = ""
-
-    def set_needle(self, text: str) -> None:
-        self.beginFilterChange()
-        self._needle = text.casefold().strip()
-        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
-
-    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
-        if source_parent.isValid() or not self._needle:
-            return True
-        index = self.sourceModel().index(source_row, 0, source_parent)
-        return self._needle in str(index.data(Role.SEARCH) or "")
+__all__ = ["ToolsPane", "tool_detail"]
 
 
 def tool_detail(tool: dict[str, Any]) -> str:
@@ -62,22 +43,30 @@ def tool_detail(tool: dict[str, Any]) -> str:
 
 
 class ToolsPane(QWidget):
-    """Tool tree with its filter and detail view, beside the tools page timeline."""
+    """Tool tree with its filter and detail view, beside the tools page timeline.
+
+    The tree's model filters itself (see ToolTreeModel), so `tree.model()` is
+    `model` and its top-level rows are the tools the filter keeps.
+
+    Signals: none of its own.
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = ToolTreeModel(self)
-        self.proxy = ToolFilterProxy(self)
-        self.proxy.setSourceModel(self.model)
+        # Tools the user expanded, by name: a tool the filter hides loses its row, and
+        # with it the view's expanded state; this gives it back when it shows again.
+        self._expanded: set[str] = set()
+        self._detail_tool: dict[str, Any] | None = None  # the tool the detail shows
         self.filter = QLineEdit(self)
         self.filter.setObjectName("toolFilter")
         self.filter.setPlaceholderText("Filter tools by name or description")
         self.filter.setClearButtonEnabled(True)
-        self.filter.textChanged.connect(self.proxy.set_needle)
+        self.filter.textChanged.connect(self._on_filter_text_changed)
         self.tree = QTreeView(self)
         self.tree.setObjectName("toolTree")
-        self.tree.setModel(self.proxy)
-        self.tree.setUniformRowHeights(True)  # constant-time layout for 10,000 rows
+        self.tree.setModel(self.model)
+        self.tree.setUniformRowHeights(True)  # row heights from one row, not one per row
         self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.tree.header().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -85,6 +74,8 @@ class ToolsPane(QWidget):
         for column, width in enumerate((170, 130, 150)):
             self.tree.setColumnWidth(column, width)
         self.tree.selectionModel().currentRowChanged.connect(self._on_current)
+        self.tree.expanded.connect(self._on_tree_expanded)
+        self.tree.collapsed.connect(self._on_tree_collapsed)
         self.detail = plain_text_view("toolDetail", self)
         self.detail.setPlaceholderText("Select a tool to see its full description and the JSON the server sent.")
         self.timeline = TimelinePanel("pageTimeline", self)
@@ -107,13 +98,37 @@ class ToolsPane(QWidget):
 
     def set_tools(self, tools: Sequence[dict[str, Any]]) -> None:
         self.model.set_tools(tools)
+        # A separate event, so neither this one nor the first keystroke pays for it.
+        QTimer.singleShot(0, self.model, self.model.prepare_filter)
+        self._expanded = {name for name in self._expanded if self.model.has_tool(name)}
         self._on_current(self.tree.currentIndex())
+
+    def _on_filter_text_changed(self, text: str) -> None:
+        self.model.set_filter(text)
+        for name in self._expanded:
+            index = self.model.tool_index(name)
+            if index.isValid() and not self.tree.isExpanded(index):
+                self.tree.expand(index)
+        # The current row is invalidated when the filter hides its tool.
+        self._on_current(self.tree.currentIndex())
+
+    def _on_tree_expanded(self, index: QModelIndex) -> None:
+        if not index.parent().isValid():
+            self._expanded.add(str(index.data(Role.KEY)))
+
+    def _on_tree_collapsed(self, index: QModelIndex) -> None:
+        if not index.parent().isValid():
+            self._expanded.discard(str(index.data(Role.KEY)))
 
     def _on_current(self, index: QModelIndex | QPersistentModelIndex) -> None:
         while index.isValid() and index.parent().isValid():
             index = index.parent()
         tool = index.data(Role.RAW) if index.isValid() else None
-        if isinstance(tool, dict):
+        tool = tool if isinstance(tool, dict) else None
+        if tool is self._detail_tool:  # called on every keystroke and catalog: render on change only
+            return
+        self._detail_tool = tool
+        if tool is not None:
             set_capped_text(self.detail, tool_detail(tool))
         else:
             self.detail.clear()

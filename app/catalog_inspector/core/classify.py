@@ -1,0 +1,93 @@
+"""Classifying what the SDK, anyio or the OS raises into the kinds of `core.errors`, once.
+
+ExceptionGroups are unwrapped to their leaves first; a transport's own fault
+wins over the "connection closed" it causes. This is the one module that knows
+the shapes of the SDK's exceptions.
+"""
+
+from __future__ import annotations
+
+import re
+
+import mcp_types as types
+from mcp.shared.exceptions import MCPError
+from pydantic import ValidationError
+
+from catalog_inspector.core.errors import CatalogError, ErrorKind, leaves, make_error
+
+__all__ = ["classify"]
+
+# Errors the SDK makes up locally, recognised by code and exact wording: its own
+# request timeout and closed connection, and the JSON-RPC errors its HTTP
+# transport synthesizes for HTTP-level failures. A server's own error with a
+# different message keeps its code and is a server_error.
+_LOCAL_TIMEOUT = re.compile(r"Request '[^']*' timed out")
+_SYNTHESIZED: tuple[tuple[int, re.Pattern[str], ErrorKind, str], ...] = (
+    (types.CONNECTION_CLOSED, re.compile(r"Connection closed"), ErrorKind.CONNECTION, "the connection to the server closed"),
+    (types.CONNECTION_CLOSED, re.compile(r"SSE stream ended without a response"), ErrorKind.CONNECTION,
+     "the server's event stream ended without a response"),
+    (types.METHOD_NOT_FOUND, re.compile(r"Not Found"), ErrorKind.CONNECTION, "HTTP 404 Not Found: is the URL the MCP endpoint?"),
+    (types.INVALID_REQUEST, re.compile(r"Session terminated"), ErrorKind.CONNECTION, "the server ended the HTTP session (404)"),
+    (types.INTERNAL_ERROR, re.compile(r"Server returned an error response"), ErrorKind.CONNECTION,
+     "the server answered with an HTTP error status"),
+    (types.PARSE_ERROR, re.compile(r"Failed to parse (JSON response|SSE message): .*", re.S), ErrorKind.PROTOCOL,
+     "malformed HTTP response: {}"),
+    (types.INVALID_REQUEST, re.compile(r"Unexpected content type: .*", re.S), ErrorKind.PROTOCOL,
+     "malformed HTTP response: {}"),
+)
+
+
+def _classify_leaf(exc: BaseException, page: int | None) -> CatalogError | None:
+    if isinstance(exc, CatalogError):
+        return exc
+    if isinstance(exc, MCPError):
+        if exc.code == types.REQUEST_TIMEOUT and _LOCAL_TIMEOUT.fullmatch(exc.message):
+            return make_error(ErrorKind.TIMEOUT, f"no answer within the request timeout ({exc.message})", page)
+        for code, pattern, kind, text in _SYNTHESIZED:
+            if exc.code == code and pattern.fullmatch(exc.message):
+                return make_error(kind, text.format(exc.message), page)
+        details = {"code": exc.code, "message": exc.message, "data": exc.data}
+        return make_error(
+            ErrorKind.SERVER_ERROR, f"the server answered with an error: {exc.message}", page, exc.code, details
+        )
+    if isinstance(exc, ValidationError):
+        problems = exc.errors()
+        where = ".".join(str(p) for p in problems[0]["loc"]) if problems else ""
+        what = problems[0]["msg"] if problems else str(exc)
+        return make_error(ErrorKind.PROTOCOL, f"malformed response: {where}: {what}", page)
+    if isinstance(exc, TimeoutError):
+        return make_error(ErrorKind.TIMEOUT, "the overall deadline ran out", page)
+    if isinstance(exc, FileNotFoundError | PermissionError):
+        return make_error(ErrorKind.CONNECTION, f"could not start the server: {exc}", page)
+    if isinstance(exc, OSError | EOFError | ConnectionError):
+        return make_error(ErrorKind.CONNECTION, f"connection failed: {exc}", page)
+    name = type(exc).__name__
+    if name in ("ClosedResourceError", "BrokenResourceError", "EndOfStream"):
+        return make_error(ErrorKind.CONNECTION, "the connection to the server closed", page)
+    if name.endswith(("TransportError", "HTTPError", "ConnectError", "RemoteProtocolError")) or name.startswith(
+        "HTTP"
+    ):
+        return make_error(ErrorKind.CONNECTION, f"HTTP transport failed: {exc}", page)
+    if isinstance(exc, RuntimeError | ValueError):
+        return make_error(ErrorKind.PROTOCOL, f"{exc}", page)
+    return None
+
+
+def classify(exc: BaseException, page: int | None = None) -> CatalogError:
+    """Classify anything raised while talking to a server.
+
+    Leaves are examined in order; a classified `CatalogError` wins, then the
+    first leaf that says more than "the connection closed" (a closed pipe is
+    usually the consequence, not the cause).
+    """
+    all_leaves = leaves(exc)
+    for leaf in all_leaves:
+        if isinstance(leaf, CatalogError):
+            return leaf
+    found = [c for c in (_classify_leaf(leaf, page) for leaf in all_leaves) if c is not None]
+    for candidate in found:
+        if candidate.kind is not ErrorKind.CONNECTION:
+            return candidate
+    if found:
+        return found[0]
+    return make_error(ErrorKind.CONNECTION, f"{type(exc).__name__}: {exc}", page)

@@ -1,0 +1,68 @@
+"""The runtime's one place for work that must not run on the GUI thread.
+
+Under qasync the event loop *is* the GUI thread: anything CPU-heavy or
+disk-bound done in a coroutine freezes the window for its whole duration.
+Exports, diffs and file writes go to a small pool of threads here. Untrusted
+JSON Schema validation does not: a catastrophic `pattern` can run for minutes
+and a thread cannot be stopped, so it goes to the killable sandbox process
+(`core.sandbox`), which the runtime owns through this object too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from catalog_inspector.core.sandbox import Sandbox
+from catalog_inspector.core.validation import ResultVerdict, Validation
+
+__all__ = ["VALIDATION_BUDGET", "Offload"]
+
+T = TypeVar("T")
+
+THREADS = 2  # the machines we target have two cores; more threads would only fight over the GIL
+VALIDATION_BUDGET = 2.0  # seconds one validation of untrusted data may take before it is stopped
+
+
+class Offload:
+    """Threads for CPU and disk work, and the validation sandbox, shared by every supervisor and the window.
+
+    Attributes:
+        closed: no new work is accepted.
+        sandbox: where untrusted schemas are validated (a process killed when over its budget).
+        budget: seconds one validation may take.
+    """
+
+    def __init__(self, sandbox: Sandbox | None = None, budget: float = VALIDATION_BUDGET) -> None:
+        self._threads = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="inspector-offload")
+        self.sandbox = sandbox if sandbox is not None else Sandbox()
+        self.budget = budget
+        self.closed = False
+
+    def submit(self, fn: Callable[[], object]) -> Future[object] | None:
+        """Fire and forget (e.g. a registry write); None once closed."""
+        if self.closed:
+            return None
+        return self._threads.submit(fn)
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run `fn(*args)` on a worker thread and await its result (exceptions are re-raised here)."""
+        if self.closed:
+            raise RuntimeError("the runtime is shutting down")
+        return await asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
+
+    async def validate(self, schema: Any, instance: Any) -> Validation:
+        """Validate untrusted data within the budget (an over-budget check says so; the app never stalls)."""
+        return await self.sandbox.validate(schema, instance, self.budget)
+
+    async def check_result(self, tool: dict[str, Any], result: dict[str, Any]) -> ResultVerdict:
+        """A call result against the tool's output schema, within the budget."""
+        return await self.sandbox.check_result(tool, result, self.budget)
+
+    async def aclose(self) -> None:
+        """Stop accepting work; queued work that has not started is dropped; the sandbox worker is killed."""
+        self.closed = True
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        await self.sandbox.aclose()

@@ -1,0 +1,71 @@
+"""A big catalog reaches views a chunk of rows at a time, so a change costs the same at 100,000 tools as at 10,000."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPersistentModelIndex
+from PySide6.QtWidgets import QTreeView
+
+from catalog_inspector.ui.models.roles import Role
+from catalog_inspector.ui.models.tool_tree import KEEP_CHUNKS, ToolTreeModel
+from tests.ui.test_tool_tree import catalog, numbered, shown
+
+CHUNK = 100
+
+
+def windowed(names: list[str]) -> ToolTreeModel:
+    model = ToolTreeModel()
+    model.chunk = CHUNK
+    model.set_tools(catalog(names))
+    return model
+
+
+def test_views_get_the_rows_a_chunk_at_a_time(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    names = numbered(250)
+    model = windowed(names)
+    assert model.rowCount() == CHUNK and model.matching_count() == 250
+    assert not model.index(CHUNK, 0).isValid() and model.tool_index(names[CHUNK]) == model.index(-1, 0)
+    fetched = 0
+    while model.canFetchMore(model.index(-1, 0)):
+        model.fetchMore(model.index(-1, 0))
+        fetched += 1
+    assert fetched == 2 and shown(model) == names
+    model.set_tools(catalog(names[::-1]))  # back to a window of rows: the tester fetches the rest itself
+    qtmodeltester.check(model, force_py=True)
+    assert shown(model) == names[::-1]
+
+
+def test_a_tree_view_fetches_more_rows_as_it_scrolls_to_the_end(qtbot) -> None:  # type: ignore[no-untyped-def]
+    model = windowed(numbered(1000))
+    view = QTreeView()
+    view.setUniformRowHeights(True)
+    qtbot.addWidget(view)
+    view.setModel(model)
+    view.show()
+    qtbot.waitUntil(lambda: view.verticalScrollBar().maximum() > 0, timeout=5_000)
+    before = model.rowCount()
+    assert before < 1000, "only what the viewport needs was fetched"
+    view.verticalScrollBar().setValue(view.verticalScrollBar().maximum())
+    qtbot.waitUntil(lambda: model.rowCount() > before, timeout=5_000)
+
+
+def test_a_change_after_deep_scrolling_exposes_a_few_chunks_again_and_drops_the_rest() -> None:
+    names = numbered(1000)
+    model = windowed(names)
+    for _ in range(7):
+        model.fetchMore(model.index(-1, 0))
+    assert model.rowCount() == 800
+    near = QPersistentModelIndex(model.index(10, 0))
+    far = QPersistentModelIndex(model.index(700, 0))
+    model.set_tools(catalog(names[::-1]))
+    assert model.rowCount() == CHUNK * KEEP_CHUNKS, "a change relays out a bounded number of rows"
+    assert shown(model) == names[::-1][: CHUNK * KEEP_CHUNKS]
+    assert not near.isValid(), "tool_00010 moved to row 989, past the exposed rows"
+    assert far.isValid() and far.data(Role.KEY) == "tool_00700" and far.row() == 299
+
+
+def test_a_filter_counts_every_match_even_before_views_fetch_them() -> None:
+    model = windowed(numbered(1000))
+    model.set_filter("tool_00")  # tool_00000 … tool_00999: all of them
+    assert model.matching_count() == 1000 and model.rowCount() == CHUNK
+    model.set_filter("tool_009")
+    assert model.matching_count() == 100 and shown(model) == numbered(1000)[900:]
