@@ -141,7 +141,7 @@ def app(tools: int, page_size: int) -> dict[str, float]:
         if not heart.measuring and "walk_stall_ms" not in result:
             heart.start()
 
-    def on_accepted(_snapshot: object) -> None:
+    def on_applied() -> None:
         # A while later: the view lays rows out in later events, and that belongs to this phase too.
         QTimer.singleShot(SETTLE_MS, walked if "walk_stall_ms" not in result else refreshed)
 
@@ -179,9 +179,9 @@ def app(tools: int, page_size: int) -> dict[str, float]:
         result["reversed"] = float(model.index(0, 0).data() == f"tool_{tools - 1:05d}")
         window.close()
 
-    supervisor.catalog_accepted.connect(on_accepted)
     supervisor.page_arrived.connect(on_first_page)
     window = MainWindow(runtime, settings)  # selecting the only server starts the walk
+    window.tools_pane.tools_applied.connect(on_applied)
     freeze_startup_objects()  # as run_app does
     start[0] = time.perf_counter()
     window.show()

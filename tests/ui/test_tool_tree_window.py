@@ -69,3 +69,25 @@ def test_a_filter_counts_every_match_even_before_views_fetch_them() -> None:
     assert model.matching_count() == 1000 and model.rowCount() == CHUNK
     model.set_filter("tool_009")
     assert model.matching_count() == 100 and shown(model) == numbered(1000)[900:]
+
+
+def test_a_big_catalog_is_planned_a_slice_per_event_and_the_newest_one_wins(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from catalog_inspector.ui.models.tool_tree import SLICE
+    from catalog_inspector.ui.widgets.tools_pane import ToolsPane
+
+    pane = ToolsPane()
+    qtbot.addWidget(pane)
+    pane.set_tools(catalog(["small_a", "small_b"]))
+    assert not pane.planning and pane.model.tool_names() == ["small_a", "small_b"], "a small catalog applies at once"
+    first, second = numbered(SLICE * 3), numbered(SLICE * 3)[::-1]
+    slices: list[int] = []
+    pane.rows_planned.connect(slices.append)
+    pane.set_tools(catalog(first))
+    assert pane.planning and pane.model.tool_names() == ["small_a", "small_b"], "the old catalog shows while planning"
+    pane.set_tools(catalog(second))  # a newer catalog before the first was applied
+    applied: list[list[str]] = []
+    pane.tools_applied.connect(lambda: applied.append(pane.model.tool_names()))
+    with qtbot.waitSignal(pane.tools_applied, timeout=10_000):
+        pass
+    assert applied == [second] and not pane.planning
+    assert len(slices) >= 3, "the work was spread over several events"

@@ -129,6 +129,8 @@ class MainWindow(QMainWindow):
         self.banner = StatusBanner(self)
         self.banner.retry_clicked.connect(self.refresh)
         self.tools_pane = ToolsPane(self)
+        # The rows a big catalog plans are kept out of the cycle collector's sight as they are made.
+        self.tools_pane.rows_planned.connect(self.runtime.collector.items_arrived)
         self.list_panes = {name: ListPane(name, self) for name in OTHER_LISTS}
         self.server_info = plain_text_view("serverInfo", self)
         self.server_log = plain_text_view("serverLog", self)

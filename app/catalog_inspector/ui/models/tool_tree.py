@@ -35,7 +35,8 @@ selection, an expanded row) are invalidated like a hidden tool's.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Generator, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
@@ -43,17 +44,26 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 from catalog_inspector.core.text import first_line, is_plain_name, visible
 from catalog_inspector.ui.models.roles import Role, tooltip
+from catalog_inspector.ui.models.tool_nodes import (
+    PREVIEW,
+    Node,
+    annotation_badges,
+    description_of,
+    fold,
+    preview,
+    schemas_of,
+)
 
-__all__ = ["ToolTreeModel", "annotation_badges"]
+__all__ = ["CHUNK", "KEEP_CHUNKS", "ToolTreeModel", "ToolsPlanner", "annotation_badges"]
 
 Index = QModelIndex | QPersistentModelIndex
 
 NAME, TITLE, ANNOTATIONS, DESCRIPTION = range(4)
 HEADERS = ("Name", "Title", "Annotations", "Description")
 LAST_COLUMN = len(HEADERS) - 1
-PREVIEW = 200
-CHUNK = 5_000  # top-level rows exposed at a time (a relayout of 5,000 rows: ~9 ms)
-KEEP_CHUNKS = 4  # a change keeps at most this many chunks of what the user had scrolled through
+CHUNK = 2_000  # top-level rows exposed at a time (QTreeView relays them all out on each change: ~4 ms)
+SLICE = 2_000  # tools a planner step handles (~4 ms)
+KEEP_CHUNKS = 5  # a change keeps at most this many chunks of what the user had scrolled through
 _INVALID = QModelIndex()
 # The roles data() answers. A delegate asks seven roles per cell on every paint; the
 # others (decoration, alignment, background, check state) return at the door.
@@ -61,40 +71,6 @@ _R = Qt.ItemDataRole
 _SERVED_ROLES = frozenset(
     int(r) for r in (_R.DisplayRole, _R.ToolTipRole, _R.FontRole, _R.ForegroundRole, Role.RAW, Role.KEY, Role.SEARCH)
 )
-
-_BADGES = (
-    ("readOnlyHint", "read-only"),
-    ("destructiveHint", "destructive"),
-    ("idempotentHint", "idempotent"),
-    ("openWorldHint", "open-world"),
-)
-
-
-def annotation_badges(tool: dict[str, Any]) -> list[str]:
-    """The hints a tool sets to true, as short badges (only what the server said)."""
-    annotations = tool.get("annotations")
-    if not isinstance(annotations, dict):
-        return []
-    return [label for key, label in _BADGES if annotations.get(key) is True]
-
-
-def _preview(value: Any) -> str:
-    if isinstance(value, dict):
-        return f"{{…}} {len(value)} key{'s' if len(value) != 1 else ''}"
-    if isinstance(value, list):
-        return f"[…] {len(value)} item{'s' if len(value) != 1 else ''}"
-    return visible(json.dumps(value, ensure_ascii=False), PREVIEW)
-
-
-def _description(tool: dict[str, Any]) -> str:
-    description = tool.get("description")
-    return description if isinstance(description, str) else ""
-
-
-def _schemas(tool: dict[str, Any]) -> tuple[Any, bool, Any]:
-    """What a tool's child rows are built from."""
-    return tool.get("inputSchema"), "outputSchema" in tool, tool.get("outputSchema")
-
 
 def _runs(rows: list[int]) -> Iterable[tuple[int, int]]:
     """Sorted rows as (first, last) runs of consecutive rows."""
@@ -105,70 +81,6 @@ def _runs(rows: list[int]) -> Iterable[tuple[int, int]]:
             start = row
         end = row
     yield start, end
-
-
-class _Node:
-    """A row: a tool (`tool` set, no parent), a schema section, or a JSON value inside a schema.
-
-    `row` is the row under the parent; for a tool, its shown row, or -1 while it is
-    hidden by the filter or gone from the catalog. `search` is a tool's folded name
-    and description ("" until first needed).
-    """
-
-    __slots__ = ("children", "key", "parent", "row", "search", "tool", "value")
-
-    def __init__(self, parent: _Node | None, row: int, key: str, value: Any, tool: dict[str, Any] | None = None) -> None:
-        self.parent = parent
-        self.row = row
-        self.key = key
-        self.value = value
-        self.tool = tool
-        self.search = ""
-        self.children: list[_Node] | None = None
-
-    def expandable(self) -> bool:
-        if self.tool is not None:
-            return True
-        return isinstance(self.value, dict | list) and len(self.value) > 0
-
-    def materialize(self) -> list[_Node]:
-        if self.children is None:
-            if self.tool is not None:
-                sections = [("Input schema", self.tool.get("inputSchema"))]
-                if "outputSchema" in self.tool:
-                    sections.append(("Output schema", self.tool.get("outputSchema")))
-                self.children = [_Node(self, i, key, value) for i, (key, value) in enumerate(sections)]
-            elif isinstance(self.value, dict):
-                self.children = [_Node(self, i, str(k), v) for i, (k, v) in enumerate(self.value.items())]
-            elif isinstance(self.value, list):
-                self.children = [_Node(self, i, f"[{i}]", v) for i, v in enumerate(self.value)]
-            else:
-                self.children = []
-        return self.children
-
-    def folded(self) -> str:
-        if not self.search:
-            assert self.tool is not None
-            # Never empty once computed, so "" can mean "not yet".
-            self.search = f"{self.key}\n{_description(self.tool)}".casefold()
-        return self.search
-
-    def tool_row(self) -> int:
-        """The row of the tool this node belongs to."""
-        node = self
-        while node.parent is not None:
-            node = node.parent
-        return node.row
-
-    def attached(self) -> bool:
-        """Whether this node is still in the tree that is shown (no replaced ancestor)."""
-        node = self
-        while node.parent is not None:
-            siblings = node.parent.children
-            if siblings is None or node.row >= len(siblings) or siblings[node.row] is not node:
-                return False
-            node = node.parent
-        return node.row >= 0
 
 
 class ToolTreeModel(QAbstractItemModel):
@@ -184,11 +96,10 @@ class ToolTreeModel(QAbstractItemModel):
         super().__init__(parent)
         self.chunk = CHUNK
         self._exposed = 0  # top-level rows views know of: the first `_exposed` of `_tools`
-        self._all: list[_Node] = []  # the catalog, in server order
-        self._by_name: dict[str, _Node] = {}
-        self._tools: list[_Node] = []  # the shown rows: `_all` less what the filter hides
+        self._all: list[Node] = []  # the catalog, in server order
+        self._by_name: dict[str, Node] = {}
+        self._tools: list[Node] = []  # the shown rows: `_all` less what the filter hides
         self._needle = ""
-        self._unfolded = False  # some tool's `search` is not computed yet
         # Nodes dropped by the last change stay referenced until the next one: Qt's
         # indexes point at them without owning them, and a view may hold plain
         # indexes (QTreeView's item list) until its delayed relayout.
@@ -220,37 +131,32 @@ class ToolTreeModel(QAbstractItemModel):
         Names are the row keys: an accepted catalog has no duplicates, and should
         one be passed anyway only its first occurrence is shown.
         """
-        old = self._by_name
-        by_name: dict[str, _Node] = {}
-        edited: list[_Node] = []
-        rebuilt: list[_Node] = []
-        created = 0
-        for tool in tools:
-            name = tool.get("name", "")
-            if type(name) is not str:
-                name = str(name)
-            if name in by_name:
-                continue
-            node = old.get(name)
-            if node is None:
-                node = _Node(None, -1, name, None, tool)
-                created += 1
-            elif node.tool is not tool and node.tool != tool:
-                # Content only (rows are not touched yet): the view reads it after the change.
-                if node.children is not None and _schemas(node.tool or {}) != _schemas(tool):
-                    rebuilt.append(node)
-                node.tool, node.search = tool, ""
-                edited.append(node)
-            by_name[name] = node
-        kept = len(by_name) - created
-        self._unfolded = self._unfolded or bool(created or edited)
-        self._retired = [node for name, node in old.items() if name not in by_name] if kept < len(old) else []
-        self._by_name = by_name
-        self._all = list(by_name.values())  # dicts keep insertion order: the server's
+        planner = self.planner(tools)
+        while not planner.step():
+            pass
+        self.apply(planner)
+
+    def planner(self, tools: Sequence[dict[str, Any]]) -> ToolsPlanner:
+        """Work out what `tools` change, a slice at a time (see `ToolsPlanner`); `apply` it when done."""
+        return ToolsPlanner(self._by_name, tools)
+
+    def apply(self, planner: ToolsPlanner) -> None:
+        """Make a finished plan the catalog shown: content first, then one structural change."""
+        plan = planner.result
+        assert plan is not None, "the plan is not finished"
+        rebuilt: list[Node] = []
+        for node, tool, search in plan.edited:
+            # Schema rows a view has seen are rebuilt only if the schemas changed.
+            if node.children is not None and schemas_of(node.tool or {}) != schemas_of(tool):
+                rebuilt.append(node)
+            node.tool, node.search = tool, search
+        self._retired = plan.retired
+        self._by_name = plan.by_name
+        self._all = list(plan.by_name.values())  # dicts keep insertion order: the server's
         shown = self._matching(self._all)
         if shown == self._tools:  # identity, element by element: no row moves
             self._rebuild_children(rebuilt)
-            rows = sorted(node.row for node in edited if 0 <= node.row < self._exposed)
+            rows = sorted(node.row for node, _, _ in plan.edited if 0 <= node.row < self._exposed)
             for first, last in _runs(rows) if rows else ():
                 self.dataChanged.emit(self.index(first, 0), self.index(last, LAST_COLUMN))
         else:
@@ -266,30 +172,19 @@ class ToolTreeModel(QAbstractItemModel):
         self._needle = needle
         self._show(self._matching(pool), [])
 
-    def prepare_filter(self) -> None:
-        """Fold the names and descriptions of new and edited tools now, not on the next keystroke.
-
-        Folding 100,000 tools takes ~30 ms: worth its own event, after a catalog.
-        """
-        if self._unfolded:
-            for node in self._all:
-                node.folded()
-            self._unfolded = False
-
-    def _matching(self, nodes: list[_Node]) -> list[_Node]:
+    def _matching(self, nodes: list[Node]) -> list[Node]:
         needle = self._needle
         if not needle:
             return list(nodes)
-        self.prepare_filter()  # then the scan below reads attributes, no calls
-        return [node for node in nodes if needle in node.search]
+        return [node for node in nodes if needle in node.search]  # folded when planned: no calls
 
-    def _drop_children(self, nodes: list[_Node]) -> None:
+    def _drop_children(self, nodes: list[Node]) -> None:
         """Forget the schema rows of `nodes` (their schemas changed): built again when a view asks."""
         for node in nodes:
             self._retired.append(node.children)
             node.children = None
 
-    def _rebuild_children(self, nodes: list[_Node]) -> None:
+    def _rebuild_children(self, nodes: list[Node]) -> None:
         """Replace the schema rows of `nodes` while the top-level rows stay put."""
         for node in nodes:
             count = len(node.children or ())
@@ -301,12 +196,12 @@ class ToolTreeModel(QAbstractItemModel):
             self._drop_children([node])
             node.children = []
             self.endRemoveRows()
-            new_count = len(_Node(None, 0, node.key, None, node.tool).materialize())
+            new_count = len(Node(None, 0, node.key, None, node.tool).materialize())
             self.beginInsertRows(parent, 0, new_count - 1)
             node.children = None
             self.endInsertRows()
 
-    def _show(self, shown: list[_Node], rebuilt: list[_Node]) -> None:
+    def _show(self, shown: list[Node], rebuilt: list[Node]) -> None:
         """Make `shown` the top-level rows, as one structural change."""
         if shown == self._tools:
             return
@@ -329,7 +224,7 @@ class ToolTreeModel(QAbstractItemModel):
         else:
             self._relayout(shown, rebuilt, exposed)
 
-    def _renumber(self, shown: list[_Node]) -> None:
+    def _renumber(self, shown: list[Node]) -> None:
         # Child rows find their parent's row through `row`, so it must be right before Qt asks.
         for node in self._tools:
             node.row = -1
@@ -337,7 +232,7 @@ class ToolTreeModel(QAbstractItemModel):
         for row, node in enumerate(shown):
             node.row = row
 
-    def _relayout(self, shown: list[_Node], rebuilt: list[_Node], exposed: int) -> None:
+    def _relayout(self, shown: list[Node], rebuilt: list[Node], exposed: int) -> None:
         self.layoutAboutToBeChanged.emit()
         before = self.persistentIndexList()
         self._drop_children(rebuilt)
@@ -346,7 +241,7 @@ class ToolTreeModel(QAbstractItemModel):
         moved_from: list[QModelIndex] = []
         moved_to: list[QModelIndex] = []
         for index in before:
-            node: _Node = index.internalPointer()
+            node: Node = index.internalPointer()
             if node.parent is None:  # a tool row: follow its tool, or go if the tool did (or is past the exposed rows)
                 if node.row != index.row() or node.row >= exposed:
                     moved_from.append(index)
@@ -359,7 +254,7 @@ class ToolTreeModel(QAbstractItemModel):
         self.layoutChanged.emit()
 
     # -- Qt model interface -------------------------------------------------
-    def _node(self, index: Index) -> _Node | None:
+    def _node(self, index: Index) -> Node | None:
         return index.internalPointer() if index.isValid() else None
 
     def index(self, row: int, column: int, parent: Index = _INVALID) -> QModelIndex:
@@ -386,7 +281,7 @@ class ToolTreeModel(QAbstractItemModel):
             return self._exposed
         if parent.column() != 0:
             return 0
-        node: _Node = parent.internalPointer()
+        node: Node = parent.internalPointer()
         return len(node.materialize()) if node.expandable() else 0
 
     def columnCount(self, parent: Index = _INVALID) -> int:
@@ -398,7 +293,7 @@ class ToolTreeModel(QAbstractItemModel):
             return self._exposed > 0
         if parent.column() != 0:
             return False
-        node: _Node = parent.internalPointer()
+        node: Node = parent.internalPointer()
         return node.tool is not None or node.expandable()
 
     def canFetchMore(self, parent: Index) -> bool:
@@ -429,17 +324,17 @@ class ToolTreeModel(QAbstractItemModel):
             if index.column() == NAME:
                 return visible(node.key, PREVIEW)
             if index.column() == TITLE:
-                return _preview(node.value)
+                return preview(node.value)
         if role == Role.RAW:
             return node.value
         if role == Qt.ItemDataRole.ToolTipRole and index.column() == TITLE and not isinstance(node.value, dict | list):
             return tooltip(json.dumps(node.value, ensure_ascii=False))
         return None
 
-    def _tool_data(self, node: _Node, column: int, role: int) -> Any:
+    def _tool_data(self, node: Node, column: int, role: int) -> Any:
         tool = node.tool
         assert tool is not None
-        description = _description(tool)
+        description = description_of(tool)
         if role == Qt.ItemDataRole.DisplayRole:
             if column == NAME:
                 name = visible(node.key, PREVIEW)
@@ -470,3 +365,66 @@ class ToolTreeModel(QAbstractItemModel):
         if role == Role.SEARCH:
             return node.folded()
         return None
+
+
+@dataclass
+class _Plan:
+    by_name: dict[str, Node]  # the new catalog's nodes, in server order
+    edited: list[tuple[Node, dict[str, Any], str]]  # kept nodes whose tool changed: node, new tool, folded text
+    retired: list[Node]  # nodes of tools that are gone
+
+
+class ToolsPlanner:
+    """Works out what a new catalog changes, `SLICE` tools per `step()`, without touching the model.
+
+    At 100,000 tools matching names, comparing content and folding text for the
+    filter cost ~0.3 s; done in slices across events, no event of the window's
+    takes more than a few milliseconds, and only `ToolTreeModel.apply` (linear in
+    what is shown, not in the catalog) runs in one go.
+
+    Attributes:
+        result: the plan, once `step()` returned True.
+    """
+
+    def __init__(self, old: dict[str, Node], tools: Sequence[dict[str, Any]]) -> None:
+        self.result: _Plan | None = None
+        self._work = self._plan(old, tools)
+
+    def step(self) -> bool:
+        """Do the next slice; True once the plan is finished."""
+        if self.result is None:
+            try:
+                next(self._work)
+            except StopIteration as done:
+                self.result = done.value
+        return self.result is not None
+
+    @staticmethod
+    def _plan(old: dict[str, Node], tools: Sequence[dict[str, Any]]) -> Generator[None, None, _Plan]:
+        by_name: dict[str, Node] = {}
+        edited: list[tuple[Node, dict[str, Any], str]] = []
+        kept = 0
+        for count, tool in enumerate(tools, 1):
+            name = tool.get("name", "")
+            if type(name) is not str:
+                name = str(name)
+            if name not in by_name:
+                node = old.get(name)
+                if node is None:
+                    node = Node(None, -1, name, None, tool)
+                    node.folded()
+                else:
+                    kept += 1
+                    if node.tool is not tool and node.tool != tool:
+                        edited.append((node, tool, fold(name, tool)))
+                by_name[name] = node
+            if count % SLICE == 0:
+                yield
+        retired: list[Node] = []
+        if kept < len(old):
+            for count, (name, node) in enumerate(old.items(), 1):
+                if name not in by_name:
+                    retired.append(node)
+                if count % (SLICE * 4) == 0:
+                    yield
+        return _Plan(by_name, edited, retired)

@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui.models.roles import Role
-from catalog_inspector.ui.models.tool_tree import ToolTreeModel, annotation_badges
+from catalog_inspector.ui.models.tool_tree import SLICE, ToolsPlanner, ToolTreeModel, annotation_badges
 from catalog_inspector.ui.widgets.panes import SPLIT_SIZES, plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
 
@@ -48,12 +48,18 @@ class ToolsPane(QWidget):
     The tree's model filters itself (see ToolTreeModel), so `tree.model()` is
     `model` and its top-level rows are the tools the filter keeps.
 
-    Signals: none of its own.
+    Signals:
+        tools_applied(): a catalog given to `set_tools` is now the one shown.
+        rows_planned(int): a slice of a catalog was planned (that many new rows' worth of objects).
     """
+
+    tools_applied = Signal()
+    rows_planned = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.model = ToolTreeModel(self)
+        self._planner: ToolsPlanner | None = None
         # Tools the user expanded, by name: a tool the filter hides loses its row, and
         # with it the view's expanded state; this gives it back when it shows again.
         self._expanded: set[str] = set()
@@ -97,11 +103,34 @@ class ToolsPane(QWidget):
         layout.addWidget(split)
 
     def set_tools(self, tools: Sequence[dict[str, Any]]) -> None:
-        self.model.set_tools(tools)
-        # A separate event, so neither this one nor the first keystroke pays for it.
-        QTimer.singleShot(0, self.model, self.model.prepare_filter)
+        """Show a new catalog: at once when it is small, else planned a slice per event (see `ToolsPlanner`).
+
+        A newer catalog given while one is being planned replaces it.
+        """
+        self._planner = self.model.planner(tools)
+        if len(tools) <= SLICE:
+            self._plan_step()
+        else:
+            QTimer.singleShot(0, self, self._plan_step)
+
+    @property
+    def planning(self) -> bool:
+        """A catalog is being planned; the tree shows the previous one until it is applied."""
+        return self._planner is not None
+
+    def _plan_step(self) -> None:
+        planner = self._planner
+        if planner is None:
+            return
+        if not planner.step():
+            self.rows_planned.emit(SLICE)
+            QTimer.singleShot(0, self, self._plan_step)
+            return
+        self._planner = None
+        self.model.apply(planner)
         self._expanded = {name for name in self._expanded if self.model.has_tool(name)}
         self._on_current(self.tree.currentIndex())
+        self.tools_applied.emit()
 
     def _on_filter_text_changed(self, text: str) -> None:
         self.model.set_filter(text)
