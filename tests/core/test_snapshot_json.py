@@ -90,3 +90,23 @@ def test_the_contract_keys_are_present() -> None:
 def test_a_foreign_document_is_refused() -> None:
     with pytest.raises(ValueError, match="mcp-catalog-snapshot/1"):
         Snapshot.from_json({"format": "something-else"})
+
+
+@given(
+    lists=st.fixed_dictionaries({n: list_results() for n in ("tools", "resources", "resource_templates", "prompts")}),
+    error=errors,
+)
+def test_the_streamed_document_is_the_same_json_one_catalog_item_per_line(lists: dict[str, ListResult], error: ErrorInfo | None) -> None:
+    import io
+
+    from catalog_inspector.core.snapshot import write_json
+
+    snapshot = Snapshot("failed" if error else "complete", error, {"name": "s\n\u202e"}, {}, "multi\nline", lists)
+    out = io.StringIO()
+    write_json(snapshot, out)
+    text = out.getvalue()
+    assert json.loads(text) == json.loads(json.dumps(snapshot.to_json()))
+    tools = list(lists["tools"].items) if lists["tools"].status == "complete" else []
+    lines = text.splitlines()
+    for tool in tools:  # each catalog item is one line of its own
+        assert "    " + json.dumps(tool, ensure_ascii=False) in [line.rstrip(",") for line in lines]

@@ -45,6 +45,16 @@ def whole_model() -> ToolTreeModel:
     return model
 
 
+def in_tree(tree: QTreeView, qtmodeltester, names: list[str]) -> ToolTreeModel:  # type: ignore[no-untyped-def]
+    """A whole model of `names` in a shown tree, with the model tester attached."""
+    model = whole_model()
+    model.set_tools(catalog(names))
+    tree.setModel(model)
+    tree.show()
+    qtmodeltester.check(model, force_py=True)
+    return model
+
+
 def shown(model: ToolTreeModel) -> list[str]:
     return [model.index(row, 0).data(Role.KEY) for row in range(model.rowCount())]
 
@@ -88,11 +98,7 @@ def tree(qtbot) -> QTreeView:  # type: ignore[no-untyped-def]
 )
 def test_a_reordered_catalog_moves_rows_keeping_expansion_and_current_row(qtmodeltester, tree, reorder) -> None:  # type: ignore[no-untyped-def]
     names = numbered(2000)
-    model = whole_model()
-    model.set_tools(catalog(names))
-    tree.setModel(model)
-    tree.show()
-    qtmodeltester.check(model, force_py=True)
+    model = in_tree(tree, qtmodeltester, names)
     expanded = QPersistentModelIndex(model.index(0, 0))
     tree.expand(model.index(0, 0))
     tree.expand(model.index(0, 0, model.index(0, 0)))  # its input schema too
@@ -143,11 +149,7 @@ def test_a_reorder_is_one_layout_change_however_many_tools_move(n: int) -> None:
 
 def test_a_thousand_added_and_a_thousand_removed_keep_survivors_in_place(qtmodeltester, tree) -> None:  # type: ignore[no-untyped-def]
     names = numbered(2000)
-    model = whole_model()
-    model.set_tools(catalog(names))
-    tree.setModel(model)
-    tree.show()
-    qtmodeltester.check(model, force_py=True)
+    model = in_tree(tree, qtmodeltester, names)
     survivor, removed = names[10], names[11]
     tree.expand(model.index(10, 0))
     tree.expand(model.index(11, 0))

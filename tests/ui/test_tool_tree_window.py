@@ -72,7 +72,7 @@ def test_a_filter_counts_every_match_even_before_views_fetch_them() -> None:
 
 
 def test_a_big_catalog_is_planned_a_slice_per_event_and_the_newest_one_wins(qtbot) -> None:  # type: ignore[no-untyped-def]
-    from catalog_inspector.ui.models.tool_tree import SLICE
+    from catalog_inspector.ui.models.tool_plan import SLICE
     from catalog_inspector.ui.widgets.tools_pane import ToolsPane
 
     pane = ToolsPane()

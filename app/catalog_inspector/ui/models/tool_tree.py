@@ -35,8 +35,7 @@ selection, an expanded row) are invalidated like a hidden tool's.
 from __future__ import annotations
 
 import json
-from collections.abc import Generator, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
@@ -49,12 +48,12 @@ from catalog_inspector.ui.models.tool_nodes import (
     Node,
     annotation_badges,
     description_of,
-    fold,
     preview,
     schemas_of,
 )
+from catalog_inspector.ui.models.tool_plan import ToolsPlanner
 
-__all__ = ["CHUNK", "KEEP_CHUNKS", "ToolTreeModel", "ToolsPlanner", "annotation_badges"]
+__all__ = ["CHUNK", "KEEP_CHUNKS", "ToolTreeModel", "annotation_badges"]
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -62,7 +61,6 @@ NAME, TITLE, ANNOTATIONS, DESCRIPTION = range(4)
 HEADERS = ("Name", "Title", "Annotations", "Description")
 LAST_COLUMN = len(HEADERS) - 1
 CHUNK = 2_000  # top-level rows exposed at a time (QTreeView relays them all out on each change: ~4 ms)
-SLICE = 2_000  # tools a planner step handles (~4 ms)
 KEEP_CHUNKS = 5  # a change keeps at most this many chunks of what the user had scrolled through
 _INVALID = QModelIndex()
 # The roles data() answers. A delegate asks seven roles per cell on every paint; the
@@ -365,66 +363,3 @@ class ToolTreeModel(QAbstractItemModel):
         if role == Role.SEARCH:
             return node.folded()
         return None
-
-
-@dataclass
-class _Plan:
-    by_name: dict[str, Node]  # the new catalog's nodes, in server order
-    edited: list[tuple[Node, dict[str, Any], str]]  # kept nodes whose tool changed: node, new tool, folded text
-    retired: list[Node]  # nodes of tools that are gone
-
-
-class ToolsPlanner:
-    """Works out what a new catalog changes, `SLICE` tools per `step()`, without touching the model.
-
-    At 100,000 tools matching names, comparing content and folding text for the
-    filter cost ~0.3 s; done in slices across events, no event of the window's
-    takes more than a few milliseconds, and only `ToolTreeModel.apply` (linear in
-    what is shown, not in the catalog) runs in one go.
-
-    Attributes:
-        result: the plan, once `step()` returned True.
-    """
-
-    def __init__(self, old: dict[str, Node], tools: Sequence[dict[str, Any]]) -> None:
-        self.result: _Plan | None = None
-        self._work = self._plan(old, tools)
-
-    def step(self) -> bool:
-        """Do the next slice; True once the plan is finished."""
-        if self.result is None:
-            try:
-                next(self._work)
-            except StopIteration as done:
-                self.result = done.value
-        return self.result is not None
-
-    @staticmethod
-    def _plan(old: dict[str, Node], tools: Sequence[dict[str, Any]]) -> Generator[None, None, _Plan]:
-        by_name: dict[str, Node] = {}
-        edited: list[tuple[Node, dict[str, Any], str]] = []
-        kept = 0
-        for count, tool in enumerate(tools, 1):
-            name = tool.get("name", "")
-            if type(name) is not str:
-                name = str(name)
-            if name not in by_name:
-                node = old.get(name)
-                if node is None:
-                    node = Node(None, -1, name, None, tool)
-                    node.folded()
-                else:
-                    kept += 1
-                    if node.tool is not tool and node.tool != tool:
-                        edited.append((node, tool, fold(name, tool)))
-                by_name[name] = node
-            if count % SLICE == 0:
-                yield
-        retired: list[Node] = []
-        if kept < len(old):
-            for count, (name, node) in enumerate(old.items(), 1):
-                if name not in by_name:
-                    retired.append(node)
-                if count % (SLICE * 4) == 0:
-                    yield
-        return _Plan(by_name, edited, retired)

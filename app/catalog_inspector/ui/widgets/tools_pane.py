@@ -19,7 +19,9 @@ from PySide6.QtWidgets import (
 
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui.models.roles import Role
-from catalog_inspector.ui.models.tool_tree import SLICE, ToolsPlanner, ToolTreeModel, annotation_badges
+from catalog_inspector.ui.models.tool_nodes import annotation_badges
+from catalog_inspector.ui.models.tool_plan import SLICE, ToolsPlanner
+from catalog_inspector.ui.models.tool_tree import ToolTreeModel
 from catalog_inspector.ui.widgets.panes import SPLIT_SIZES, plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
 
