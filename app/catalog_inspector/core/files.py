@@ -12,7 +12,7 @@ from typing import IO
 __all__ = ["write_text_safely"]
 
 
-def write_text_safely(out: Path, write: Callable[[IO[str]], None]) -> None:
+def write_text_safely(out: Path, write: Callable[[IO[str]], object]) -> None:
     """Call `write` with a text handle for `out`.
 
     A regular file (or a new path) is replaced atomically: written next to its

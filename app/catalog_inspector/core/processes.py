@@ -14,9 +14,17 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 
-__all__ = ["ProcessRegistry", "kill_group", "start_time"]
+import anyio
+import anyio.abc
+
+from catalog_inspector.core.files import write_text_safely
+
+__all__ = ["ProcessRegistry", "kill_group", "reap", "start_time"]
+
+REAP_TIMEOUT = 1.0  # seconds; a process that left our group could hold a pipe open
 
 
 def kill_group(pid: int, sig: int = signal.SIGKILL) -> bool:
@@ -26,6 +34,15 @@ def kill_group(pid: int, sig: int = signal.SIGKILL) -> bool:
     except (ProcessLookupError, PermissionError):
         return False
     return True
+
+
+async def reap(process: anyio.abc.Process, timeout: float = REAP_TIMEOUT) -> None:
+    """Close a killed process's pipes and collect its exit status, within `timeout`."""
+    with anyio.move_on_after(timeout), suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+        await process.aclose()
+    transport = getattr(getattr(process, "_process", None), "_transport", None)
+    if transport is not None:
+        transport.close()  # otherwise asyncio closes it at GC, possibly after the loop is gone
 
 
 def start_time(pid: int) -> str | None:
@@ -76,9 +93,7 @@ class ProcessRegistry:
         with self._lock:
             if version <= self._written:
                 return
-            tmp = self._file.with_suffix(".tmp")
-            tmp.write_text(text)
-            os.replace(tmp, self._file)
+            write_text_safely(self._file, lambda handle: handle.write(text))
             self._written = version
 
     def add(self, pid: int) -> None:

@@ -43,7 +43,7 @@ import anyio.abc
 from anyio.streams.buffered import BufferedByteReceiveStream
 
 import catalog_inspector
-from catalog_inspector.core.processes import kill_group
+from catalog_inspector.core.processes import kill_group, reap
 from catalog_inspector.core.validation import (
     Failure,
     FieldProblem,
@@ -371,10 +371,6 @@ async def _kill_and_reap(process: anyio.abc.Process) -> str:
         with anyio.move_on_after(0.5), suppress(anyio.EndOfStream, anyio.ClosedResourceError, OSError):
             while True:
                 tail = (tail + await process.stderr.receive())[-STDERR_TAIL:]
-    with anyio.move_on_after(REAP_TIMEOUT), suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
-        await process.aclose()
-    transport = getattr(getattr(process, "_process", None), "_transport", None)
-    if transport is not None:
-        transport.close()  # otherwise asyncio closes it at GC, possibly after the loop is gone
+    await reap(process, REAP_TIMEOUT)
     lines = tail.decode("utf-8", errors="replace").strip().splitlines()
     return lines[-1] if lines else ""

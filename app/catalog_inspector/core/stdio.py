@@ -33,7 +33,7 @@ from mcp.shared.message import SessionMessage
 from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error
 from catalog_inspector.core.meter import ResponseSizes
-from catalog_inspector.core.processes import kill_group
+from catalog_inspector.core.processes import kill_group, reap
 
 __all__ = ["Faults", "Goodbye", "ServerLog", "bounded_stdio_client"]
 
@@ -220,8 +220,7 @@ async def bounded_stdio_client(
                 stdout_done.set()
             # EOF: the process is gone or closed its stdout.
             await _exited(process, 0.5)
-            with anyio.move_on_after(0.5):
-                await stderr_done.wait()
+            await drained()
             if not shutting_down:
                 faults.report(exited())
 
@@ -316,13 +315,7 @@ async def _shutdown(process: anyio.abc.Process, goodbye: Goodbye = Goodbye.POLIT
         kill_group(process.pid, signal.SIGTERM)
         await _exited(process, QUICK_GRACE)
     kill_group(process.pid, signal.SIGKILL)
-    # aclose() closes the pipes and reaps the child; bounded, because a process
-    # that left our group could still hold a pipe open.
-    with anyio.move_on_after(1.0), suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
-        await process.aclose()
-    transport = getattr(getattr(process, "_process", None), "_transport", None)
-    if transport is not None:
-        transport.close()  # otherwise asyncio closes it at GC, possibly after the loop is gone
+    await reap(process)
 
 
 async def _exited(process: anyio.abc.Process, timeout: float) -> bool:

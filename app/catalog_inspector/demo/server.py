@@ -27,6 +27,7 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 
+from catalog_inspector.core.files import write_text_safely
 from catalog_inspector.core.lists import LIST_KINDS
 from catalog_inspector.demo.catalog import CATASTROPHIC_TEXT, Options, Page, Plan, plan_for
 
@@ -83,9 +84,8 @@ class DemoServer:
         walks[kind] = walk + 1
         self._walks = walks
         if self.state_file is not None:
-            tmp = self.state_file.with_suffix(".tmp")
-            tmp.write_text(json.dumps({"walks": walks}))
-            os.replace(tmp, self.state_file)
+            state = json.dumps({"walks": walks})
+            write_text_safely(self.state_file, lambda handle: handle.write(state))
         return walk
 
     # -- cursors ---------------------------------------------------------
