@@ -19,7 +19,7 @@ from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind
 from catalog_inspector.core.snapshot import Snapshot
 from catalog_inspector.core.validation import ResultVerdict, check_result
 
-__all__ = ["CallOutcome", "Judge", "call_tool", "find_tool"]
+__all__ = ["CallOutcome", "Judge", "call_tool", "find_tool", "judge_in_process"]
 
 Layer = Literal["ok", "tool_error", "unknown_tool", "server_error", "timeout", "connection", "protocol", "cut_off"]
 # ok            the server answered with a result (its verdict says how it measures up to the schema)
@@ -53,7 +53,8 @@ Judge = Callable[[dict[str, Any], dict[str, Any]], Awaitable[ResultVerdict]]
 """Checks a raw result against a raw tool's output schema (the app's is bounded, in the sandbox process)."""
 
 
-async def _in_process(tool: dict[str, Any], result: dict[str, Any]) -> ResultVerdict:
+async def judge_in_process(tool: dict[str, Any], result: dict[str, Any]) -> ResultVerdict:
+    """`check_result` in this thread, with no time limit (the CLI's judge)."""
     return check_result(tool, result)
 
 
@@ -63,7 +64,7 @@ async def call_tool(
     name: str,
     arguments: dict[str, Any] | None,
     timeout: float | None = None,
-    judge: Judge = _in_process,
+    judge: Judge = judge_in_process,
 ) -> CallOutcome:
     """Call `name` on `connection` and check the result against `snapshot`'s schema for it.
 

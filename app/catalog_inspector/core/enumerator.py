@@ -90,7 +90,6 @@ class _Seen:
 
     keys: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
     cursors: dict[str, int] = field(default_factory=dict)  # cursor -> the page it was sent for
-    count: int = 0
 
 
 async def walk_list(kind: ListKind, fetch: PageFetcher, limits: Limits, timeline: Timeline) -> list[dict[str, Any]]:
@@ -125,14 +124,13 @@ async def walk_list(kind: ListKind, fetch: PageFetcher, limits: Limits, timeline
         if cursor is not None:
             seen.cursors[cursor] = index
         try:
-            _check_page(kind, limits, index, size, page_items, names, seen, next_cursor)
+            _check_page(kind, limits, index, size, page_items, names, seen, len(items), next_cursor)
         except CatalogError as exc:
             # The page is published with its verdict: a live view never shows an offender as "ok".
             timeline.add(PageRecord(index, cursor, next_cursor, len(page_items), names, size, latency, str(exc.kind)))
             raise
         timeline.add(PageRecord(index, cursor, next_cursor, len(page_items), names, size, latency))
         items.extend(page_items)
-        seen.count = len(items)
         if next_cursor is None:
             return items
         cursor = next_cursor
@@ -147,6 +145,7 @@ def _check_page(
     page_items: list[dict[str, Any]],
     names: tuple[str, ...],
     seen: _Seen,
+    count_before: int,
     next_cursor: str | None,
 ) -> None:
     """Apply every rule to one page, in a fixed order; raise the first that fails."""
@@ -169,7 +168,7 @@ def _check_page(
                 details={"name": name, "pages": [first_page, index], "definitions": [first_item, item]},
             )
         seen.keys[name] = (index, item)
-    total = seen.count + len(names)
+    total = count_before + len(names)
     if total > limits.max_items:
         raise make_error(
             ErrorKind.ITEM_LIMIT,

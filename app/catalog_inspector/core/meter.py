@@ -23,7 +23,7 @@ from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from types import TracebackType
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Self, TypeVar
 
 import anyio
 import httpx2
@@ -76,32 +76,36 @@ def probe_request_id() -> Iterator[list[RequestId]]:
         _sent_ids.reset(token)
 
 
-class ProbingWriteStream(Generic[T]):
-    """The write stream the SDK session sends into; notes each request's id for `probe_request_id`.
-
-    The SDK awaits `send()` in the task that made the request, so the context
-    variable set by that task is visible here.
-    """
+class _Wrapped:
+    """A stream in front of a transport's stream: closing or leaving it closes the inner one."""
 
     def __init__(self, inner: Any) -> None:
         self._inner = inner
 
-    async def send(self, item: T, /) -> None:
-        ids = _sent_ids.get()
-        if ids is not None and isinstance(item, SessionMessage) and isinstance(item.message, types.JSONRPCRequest):
-            ids.append(item.message.id)
-        await self._inner.send(item)
-
     async def aclose(self) -> None:
         await self._inner.aclose()
 
-    async def __aenter__(self) -> ProbingWriteStream[T]:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         await self.aclose()
+
+
+class ProbingWriteStream(_Wrapped, Generic[T]):
+    """The write stream the SDK session sends into; notes each request's id for `probe_request_id`.
+
+    The SDK awaits `send()` in the task that made the request, so the context
+    variable set by that task is visible here.
+    """
+
+    async def send(self, item: T, /) -> None:
+        ids = _sent_ids.get()
+        if ids is not None and isinstance(item, SessionMessage) and isinstance(item.message, types.JSONRPCRequest):
+            ids.append(item.message.id)
+        await self._inner.send(item)
 
 
 class SseEventMeter:
@@ -146,11 +150,11 @@ class SseEventMeter:
             self._data += len(value) + (1 if self._data else 0)
 
 
-class MeteredReadStream(Generic[T]):
+class MeteredReadStream(_Wrapped, Generic[T]):
     """The legacy SSE read stream: files each delivered response under its id with its event's size."""
 
     def __init__(self, inner: Any, queued: deque[int], sizes: ResponseSizes) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._queued = queued
         self._sizes = sizes
 
@@ -166,9 +170,6 @@ class MeteredReadStream(Generic[T]):
             self._sizes.add(message.id, size)
         return item
 
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
     def __aiter__(self) -> MeteredReadStream[T]:
         return self
 
@@ -177,14 +178,6 @@ class MeteredReadStream(Generic[T]):
             return await self.receive()
         except (anyio.EndOfStream, anyio.ClosedResourceError) as exc:
             raise StopAsyncIteration from exc
-
-    async def __aenter__(self) -> MeteredReadStream[T]:
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        await self.aclose()
 
 
 class _CountedStream(httpx2.AsyncByteStream):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import IO, Any, Literal
@@ -190,7 +191,10 @@ class Snapshot:
         )
 
 
-_LINE_ARRAYS = frozenset({"tools", "pages", "items"})  # the arrays that grow with the catalog
+# The arrays that grow with the catalog, one element per line: at the top, and in each other list's object.
+_TOP_LINES = frozenset({"tools", "pages"})
+_LIST_LINES = frozenset({"items", "pages"})
+_LIST_OBJECTS = frozenset(name for name in LIST_NAMES if name != "tools")
 
 
 def write_json(snapshot: Snapshot, out: IO[str]) -> None:
@@ -202,19 +206,21 @@ def write_json(snapshot: Snapshot, out: IO[str]) -> None:
     too went through Python's pure-Python encoder: 1.5 s and 300 MB of chunks for
     100,000 tools, more than the whole walk's overhead over the bare SDK.
     """
-    _write_object(snapshot.to_json(), out, "")
+    _write_object(snapshot.to_json(), out, "", _TOP_LINES, _LIST_OBJECTS)
     out.write("\n")
 
 
-def _write_object(value: dict[str, Any], out: IO[str], indent: str) -> None:
+def _write_object(
+    value: dict[str, Any], out: IO[str], indent: str, lines: frozenset[str], lists: frozenset[str] = frozenset()
+) -> None:
     inner = indent + "  "
     out.write("{")
     for position, (key, item) in enumerate(value.items()):
         out.write(("," if position else "") + "\n" + inner + json.dumps(key, ensure_ascii=False) + ": ")
-        if key in _LINE_ARRAYS and isinstance(item, list):
+        if key in lines:
             _write_lines(item, out, inner)
-        elif isinstance(item, dict) and any(k in _LINE_ARRAYS for k in item):
-            _write_object(item, out, inner)
+        elif key in lists:
+            _write_object(item, out, inner, _LIST_LINES)
         else:
             out.write(json.dumps(item, indent=2, ensure_ascii=False).replace("\n", "\n" + inner))
     out.write("\n" + indent + "}" if value else "}")
@@ -246,11 +252,20 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def failed_snapshot(error: CatalogError, source: dict[str, Any], started: float | None = None) -> Snapshot:
-    """A snapshot for a server that could not even be connected to."""
+def failed_snapshot(
+    error: CatalogError,
+    source: dict[str, Any],
+    started: float | None = None,
+    pages: Mapping[str, Sequence[PageRecord]] | None = None,
+) -> Snapshot:
+    """A snapshot of a walk that ended before any list was done: at connecting, or by a bug of ours.
+
+    `pages`: what each list's walk had reached, kept on its timeline.
+    """
     info = error.info
     status: Status = "rejected" if info.kind.rejected else "failed"
-    lists = {name: ListResult(status, error=info) for name in LIST_NAMES}
+    pages = pages or {}
+    lists = {name: ListResult(status, pages=tuple(pages.get(name, ())), error=info) for name in LIST_NAMES}
     return Snapshot(
         status=status,
         error=replace(info, list_name="tools"),

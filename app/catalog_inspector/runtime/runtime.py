@@ -48,11 +48,9 @@ class Runtime(QObject):
         offload: Offload | None = None,
     ) -> None:
         super().__init__()
-        if offload is None:
-            offload = Offload()
-            if registry is not None:
-                offload.sandbox.record_processes(registry.add, registry.remove)
-        self.offload = offload
+        self.offload = offload if offload is not None else Offload()
+        if registry is not None:  # the validation worker is a process of ours too
+            self.offload.sandbox.record_processes(registry.add, registry.remove)
         self.registry = registry
         self.collector = Collector(self)
         self.supervisors = [ServerSupervisor(spec, limits, registry, self.offload.check_result) for spec in specs]

@@ -22,13 +22,12 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.calls import CallOutcome, Judge, call_tool
+from catalog_inspector.core.calls import CallOutcome, Judge, call_tool, judge_in_process
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.connection import Connection
 from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind
-from catalog_inspector.core.lists import LIST_NAMES
 from catalog_inspector.core.processes import ProcessRegistry
-from catalog_inspector.core.snapshot import ListResult, PageRecord, Snapshot, failed_snapshot, now_iso
+from catalog_inspector.core.snapshot import PageRecord, Snapshot, failed_snapshot
 from catalog_inspector.core.stdio import ServerLog
 from catalog_inspector.core.walk import source_of
 from catalog_inspector.core.worker import SessionWorker, internal_error
@@ -118,7 +117,7 @@ class ServerSupervisor(QObject):
         spec: ServerSpec,
         limits: Limits,
         registry: ProcessRegistry | None = None,
-        judge: Judge | None = None,
+        judge: Judge = judge_in_process,
     ) -> None:
         super().__init__()
         self.spec = spec
@@ -241,10 +240,7 @@ class ServerSupervisor(QObject):
     ) -> None:
         worker.call_started()
         try:
-            if self._judge is not None:
-                outcome = await call_tool(connection, snapshot, ticket.tool, ticket.arguments, timeout, self._judge)
-            else:
-                outcome = await call_tool(connection, snapshot, ticket.tool, ticket.arguments, timeout)
+            outcome = await call_tool(connection, snapshot, ticket.tool, ticket.arguments, timeout, self._judge)
         except asyncio.CancelledError:
             cancelled = CallOutcome("cut_off", error=ErrorInfo(ErrorKind.CONNECTION, "the call was cancelled"))
             self.call_finished.emit(ticket, cancelled)
@@ -275,13 +271,7 @@ class ServerSupervisor(QObject):
 
     def _crashed_snapshot(self, error: CatalogError) -> Snapshot:
         """A failed snapshot that keeps the pages the walk had reached."""
-        base = failed_snapshot(error, source_of(self.spec))
-        if self.attempt is None:
-            return base
-        lists = {
-            name: ListResult("failed", (), tuple(self.attempt.live.get(name, ())), error.info) for name in LIST_NAMES
-        }
-        return Snapshot(base.status, base.error, base.server, {}, None, lists, base.source, now_iso())
+        return failed_snapshot(error, source_of(self.spec), pages=self.attempt.live if self.attempt else None)
 
     # -- what workers report ----------------------------------------------------
     def _on_connected(self, worker: SessionWorker) -> None:

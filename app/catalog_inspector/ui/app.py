@@ -11,6 +11,13 @@ import socket
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the window and Qt are imported once a display is known to exist
+    from PySide6.QtCore import QObject
+    from PySide6.QtWidgets import QApplication
+
+    from catalog_inspector.ui.main_window import MainWindow
 
 __all__ = ["display_problem", "freeze_startup_objects", "load_servers", "run_app"]
 
@@ -86,7 +93,7 @@ def _install_sigterm(app: object, on_term: object) -> object:
     return (notifier, reader, writer)
 
 
-def _guard_quit(app: object, window: object) -> object:
+def _guard_quit(app: QApplication, window: MainWindow) -> QObject:
     """Make every way of quitting (QApplication.quit(), the Dock's Quit, a session ending) close the window.
 
     Closing the window is what runs the shutdown (every session closed, every
@@ -96,14 +103,14 @@ def _guard_quit(app: object, window: object) -> object:
 
     class QuitGuard(QObject):
         def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-            if event.type() == QEvent.Type.Quit and not getattr(window, "finished", True):
+            if event.type() == QEvent.Type.Quit and not window.finished:
                 event.ignore()
-                window.close()  # type: ignore[attr-defined]
+                window.close()
                 return True  # swallowed: the window emits `closed` once everything is shut down
             return False
 
     guard = QuitGuard()
-    app.installEventFilter(guard)  # type: ignore[attr-defined]
+    app.installEventFilter(guard)
     return guard
 
 
@@ -120,7 +127,6 @@ def run_app(argv: list[str]) -> int:
     from catalog_inspector.core.config import Limits
     from catalog_inspector.core.paths import APP_NAME, cache_dir
     from catalog_inspector.core.processes import ProcessRegistry
-    from catalog_inspector.core.sandbox import Sandbox
     from catalog_inspector.runtime import Offload, Runtime
     from catalog_inspector.ui.main_window import MainWindow
 
@@ -129,10 +135,8 @@ def run_app(argv: list[str]) -> int:
     app.setApplicationName("MCP Catalog Inspector")
     app.setOrganizationName(APP_NAME)
     app.setQuitOnLastWindowClosed(False)  # we quit once every session is closed
-    sandbox = Sandbox()
-    offload = Offload(sandbox)
+    offload = Offload()
     registry = ProcessRegistry(cache_dir() / "sessions", submit=offload.submit)
-    sandbox.record_processes(registry.add, registry.remove)
     swept = registry.sweep()
     demo_state = Path(tempfile.mkdtemp(prefix="mcp-catalog-inspector-demo-"))
     specs, notice = load_servers(args.config, demo_state)
