@@ -105,14 +105,14 @@ class ServerPresenter(QObject):
     def __init__(self, supervisor: ServerSupervisor, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.supervisor = supervisor
-        self._attempt = supervisor.attempt
+        self._walk = self._walk_key()
         # Bound methods, not lambdas: Qt drops these connections when the presenter is deleted.
+        # Every walk, acceptance, failure and cancel changes the state too: state_changed
+        # is where the header, the banner and the walks offered are renewed.
         supervisor.state_changed.connect(self._on_supervisor_state_changed)
-        supervisor.walk_started.connect(self._on_supervisor_walk_started)
         supervisor.page_arrived.connect(self._on_supervisor_page_arrived)
         supervisor.catalog_accepted.connect(self._on_supervisor_catalog_accepted)
-        supervisor.refresh_failed.connect(self._on_supervisor_refresh_failed)
-        supervisor.session_lost.connect(self._on_supervisor_session_lost)
+        supervisor.session_lost.connect(self._on_supervisor_session_lost)  # also while a walk runs
         supervisor.log_appended.connect(self._on_supervisor_log_appended)
 
     # -- what the window shows ----------------------------------------------
@@ -161,7 +161,7 @@ class ServerPresenter(QObject):
         if current.lost is not None and (current.state is ServerState.LOST or current.busy):
             error = current.lost
             text = (
-                f"Connection lost: {error.kind.heading.lower()} after the catalog was accepted. "
+                f"Connection lost: the session ended after its catalog was accepted. "
                 f"{visible(error.message, MESSAGE_LIMIT)}\n"
                 f"The catalog taken at {_clock(current.accepted_at)} stays on screen; no session is live."
             )
@@ -225,19 +225,21 @@ class ServerPresenter(QObject):
         return True
 
     # -- following the supervisor ---------------------------------------------
+    def _walk_key(self) -> tuple[object, object, object]:
+        """What the walks offered depend on: the attempt, its outcome, the accepted catalog."""
+        attempt = self.supervisor.attempt
+        return attempt, attempt.snapshot if attempt else None, self.supervisor.accepted
+
     def _on_supervisor_state_changed(self) -> None:
-        if self.supervisor.attempt is not self._attempt:
-            # A walk was cancelled (or replaced): the timelines must not offer it as live any more.
-            self._attempt = self.supervisor.attempt
+        walk = self._walk_key()
+        if any(now is not before for now, before in zip(walk, self._walk, strict=True)):
+            # Started, finished, cancelled or accepted: the timelines offer other walks.
+            self._walk = walk
             self.walks_changed.emit()
         self.header_changed.emit()
         self.banner_changed.emit()
         if not self.supervisor.busy:
             self.status_message.emit("")  # "Walking …" news ends with the walk
-
-    def _on_supervisor_walk_started(self) -> None:
-        self._attempt = self.supervisor.attempt
-        self.walks_changed.emit()
 
     def _on_supervisor_page_arrived(self, list_name: str, page: PageRecord) -> None:
         self.pages_added.emit(list_name)
@@ -246,12 +248,6 @@ class ServerPresenter(QObject):
 
     def _on_supervisor_catalog_accepted(self, _snapshot: Snapshot) -> None:
         self.catalog_changed.emit()
-        self.walks_changed.emit()
-        self.header_changed.emit()
-
-    def _on_supervisor_refresh_failed(self, _snapshot: Snapshot) -> None:
-        self.walks_changed.emit()
-        self.banner_changed.emit()
 
     def _on_supervisor_session_lost(self, _error: ErrorInfo) -> None:
         self.banner_changed.emit()
