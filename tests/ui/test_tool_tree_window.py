@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QTreeView
 
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.models.tool_tree import KEEP_CHUNKS, ToolTreeModel
-from tests.ui.test_tool_tree import catalog, numbered, shown
+from tests.ui.test_tool_tree import catalog, numbered, shown, tool
 
 CHUNK = 100
 
@@ -91,3 +91,26 @@ def test_a_big_catalog_is_planned_a_slice_per_event_and_the_newest_one_wins(qtbo
         pass
     assert applied == [second] and not pane.planning
     assert len(slices) >= 3, "the work was spread over several events"
+
+
+def test_a_schema_change_under_an_unexposed_tool_signals_nothing_to_views() -> None:
+    names = numbered(600)
+    model = windowed(names)
+    for _ in range(5):
+        model.fetchMore(model.index(-1, 0))
+    far = model.tool_index(names[550])
+    assert model.rowCount(far) == 1, "its schema rows were built (a view expanded it)"
+    model.set_filter("tool_0000")  # the exposure shrinks, then comes back smaller
+    model.set_filter("")
+    assert model.rowCount() == CHUNK
+    signalled: list[int] = []
+    model.rowsAboutToBeRemoved.connect(lambda parent, *_: signalled.append(parent.row()))
+    model.rowsAboutToBeInserted.connect(lambda parent, *_: signalled.append(parent.row()))
+    edited = catalog(names)
+    edited[550] = tool(names[550], schema_type="integer")
+    model.set_tools(edited)
+    assert signalled == [], "row 550 is not exposed: views hold none of its rows"
+    for _ in range(5):
+        model.fetchMore(model.index(-1, 0))
+    schema = model.index(0, 0, model.tool_index(names[550]))
+    assert schema.data(Role.RAW)["properties"]["a"] == {"type": "integer"}, "rebuilt when it is shown again"

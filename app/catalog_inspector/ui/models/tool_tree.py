@@ -186,7 +186,7 @@ class ToolTreeModel(QAbstractItemModel):
         """Replace the schema rows of `nodes` while the top-level rows stay put."""
         for node in nodes:
             count = len(node.children or ())
-            if node.row < 0 or not count:  # not shown: no view holds these rows
+            if not 0 <= node.row < self._exposed or not count:  # not shown (or not fetched): no view holds these rows
                 self._drop_children([node])
                 continue
             parent = self.createIndex(node.row, 0, node)
