@@ -3,13 +3,18 @@
     mcp-catalog-inspector snapshot [OPTIONS] -- COMMAND [ARG...]
     mcp-catalog-inspector snapshot [OPTIONS] --url URL [--header 'K: V']... [--sse]
     mcp-catalog-inspector snapshot [OPTIONS] --server NAME [--config FILE]
+    mcp-catalog-inspector diff OLD.json NEW.json [--json] [--fail-on breaking|warning|any]
+    mcp-catalog-inspector check --baseline OLD.json [--fail-on LEVEL] [--json] [snapshot options and server]
 
-Exit codes: 0 complete, 2 usage error, 3 rejected, 4 failed.
+Exit codes: snapshot 0 complete, 2 usage error, 3 rejected, 4 failed; diff 0 nothing
+at or above `--fail-on` changed, 1 it did, 2 usage; check as diff, or 3/4 as snapshot
+when the walk itself was not accepted.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
@@ -18,16 +23,21 @@ from typing import Any
 import anyio
 
 from catalog_inspector.core.config import ConfigError, Limits, ServerSpec, load_config
+from catalog_inspector.core.diff import ABSENT, CatalogDiff, Severity, diff_catalogs
+from catalog_inspector.core.drift import catalog_items
 from catalog_inspector.core.files import write_text_safely
+from catalog_inspector.core.lists import LIST_KINDS, item_key
 from catalog_inspector.core.paths import user_config_file
-from catalog_inspector.core.snapshot import Snapshot, write_json
+from catalog_inspector.core.snapshot import FORMAT, Snapshot, write_json
 from catalog_inspector.core.text import visible
 from catalog_inspector.core.worker import SessionWorker
 
 __all__ = ["EXIT_CODES", "main"]
 
-EXIT_CODES = {"complete": 0, "usage": 2, "rejected": 3, "failed": 4}
+EXIT_CODES = {"complete": 0, "drift": 1, "usage": 2, "rejected": 3, "failed": 4}
 MESSAGE_LIMIT = 2000
+VALUE_LIMIT = 160  # characters of an old or new value in the text report
+FAIL_ON = {"any": Severity.INFO, "warning": Severity.WARNING, "breaking": Severity.BREAKING}
 
 
 class UsageError(Exception):
@@ -47,6 +57,34 @@ def _positive(kind: type) -> Any:
     return parse
 
 
+def _add_walk_options(command: argparse.ArgumentParser) -> None:
+    """The server selection and the budgets, shared by `snapshot` and `check`."""
+    target = command.add_mutually_exclusive_group()
+    target.add_argument("--url", help="a Streamable HTTP (or, with --sse, legacy SSE) endpoint")
+    target.add_argument("--server", metavar="NAME", help="a server from the config file")
+    command.add_argument("--sse", action="store_true", help="the --url speaks the legacy SSE transport")
+    command.add_argument("--header", action="append", default=[], metavar="'K: V'", help="HTTP header (repeatable)")
+    command.add_argument("--config", type=Path, help=f"the mcpServers JSON file (default: {user_config_file()})")
+    defaults = Limits()
+    command.add_argument("--max-pages", type=_positive(int), default=defaults.max_pages)
+    command.add_argument("--max-items", type=_positive(int), default=defaults.max_items)
+    command.add_argument("--max-page-bytes", type=_positive(int), default=defaults.max_page_bytes)
+    command.add_argument("--timeout", type=_positive(float), default=defaults.request_timeout, help="seconds per request")
+    command.add_argument("--deadline", type=_positive(float), default=defaults.deadline, help="seconds for everything")
+    command.add_argument("--out", type=Path, help="write the snapshot JSON here instead of stdout")
+    command.add_argument("stdio", nargs=argparse.REMAINDER, help="-- COMMAND [ARG...] for a stdio server")
+
+
+def _add_fail_on(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--fail-on",
+        choices=tuple(FAIL_ON),
+        default="any",
+        help="exit 1 when a change at or above this severity is found (default: any change)",
+    )
+    command.add_argument("--json", action="store_true", help="print the diff as JSON instead of text")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mcp-catalog-inspector",
@@ -59,20 +97,26 @@ def build_parser() -> argparse.ArgumentParser:
         description="Walk every paginated list of one server under budgets and write the snapshot JSON "
         "(whether the walk succeeded or not). Exit 0 complete, 2 usage, 3 rejected, 4 failed.",
     )
-    target = snap.add_mutually_exclusive_group()
-    target.add_argument("--url", help="a Streamable HTTP (or, with --sse, legacy SSE) endpoint")
-    target.add_argument("--server", metavar="NAME", help="a server from the config file")
-    snap.add_argument("--sse", action="store_true", help="the --url speaks the legacy SSE transport")
-    snap.add_argument("--header", action="append", default=[], metavar="'K: V'", help="HTTP header (repeatable)")
-    snap.add_argument("--config", type=Path, help=f"the mcpServers JSON file (default: {user_config_file()})")
-    defaults = Limits()
-    snap.add_argument("--max-pages", type=_positive(int), default=defaults.max_pages)
-    snap.add_argument("--max-items", type=_positive(int), default=defaults.max_items)
-    snap.add_argument("--max-page-bytes", type=_positive(int), default=defaults.max_page_bytes)
-    snap.add_argument("--timeout", type=_positive(float), default=defaults.request_timeout, help="seconds per request")
-    snap.add_argument("--deadline", type=_positive(float), default=defaults.deadline, help="seconds for everything")
-    snap.add_argument("--out", type=Path, help="write the JSON here instead of stdout")
-    snap.add_argument("stdio", nargs=argparse.REMAINDER, help="-- COMMAND [ARG...] for a stdio server")
+    _add_walk_options(snap)
+    diff = commands.add_parser(
+        "diff",
+        help="compare two snapshot files",
+        description="Print what changed between two mcp-catalog-snapshot/1 files, grouped by severity. "
+        "Exit 0 when nothing at or above --fail-on changed, 1 when something did, 2 on usage errors.",
+    )
+    diff.add_argument("old", type=Path, metavar="OLD.json")
+    diff.add_argument("new", type=Path, metavar="NEW.json")
+    _add_fail_on(diff)
+    check = commands.add_parser(
+        "check",
+        help="walk a live server and compare it with a baseline snapshot",
+        description="Walk the server like `snapshot` and diff its catalog against --baseline. Exit 0 no drift "
+        "at or above --fail-on, 1 drift, 2 usage, 3 or 4 when the walk was rejected or failed. "
+        "The diff goes to stdout; --out also writes the new snapshot.",
+    )
+    check.add_argument("--baseline", type=Path, required=True, metavar="OLD.json", help="the snapshot to compare with")
+    _add_fail_on(check)
+    _add_walk_options(check)
     return parser
 
 
@@ -134,32 +178,125 @@ def summary_line(snapshot: Snapshot) -> str | None:
     return line
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+def load_snapshot(path: Path) -> Snapshot:
+    """A snapshot file with a catalog to compare; a UsageError names the file and what is wrong with it."""
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse's own usage errors exit 2 already; keep --help at 0
-        return int(exc.code or 0)
+        with path.open(encoding="utf-8") as handle:
+            data = json.load(handle)
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path} is not a snapshot: it is not valid JSON ({exc})") from exc
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        found = data.get("format") if isinstance(data, dict) else None
+        raise UsageError(f"{path} is not a snapshot: its format is {found!r}, not {FORMAT!r}")
     try:
-        spec = _spec_from(args)
-    except UsageError as exc:
-        parser.print_usage(sys.stderr)
-        print(f"mcp-catalog-inspector snapshot: error: {exc}", file=sys.stderr)
-        return EXIT_CODES["usage"]
-    limits = Limits(
+        snapshot = Snapshot.from_json(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise UsageError(f"{path} is not a snapshot: {type(exc).__name__}: {exc}") from exc
+    if snapshot.status != "complete":
+        kind = snapshot.error.kind if snapshot.error is not None else "?"
+        raise UsageError(f"{path} is a {snapshot.status} snapshot ({kind}): it holds no catalog to compare")
+    return snapshot
+
+
+def _value(value: Any) -> str:
+    if value is ABSENT:
+        return "(absent)"
+    return visible(json.dumps(value, ensure_ascii=False), VALUE_LIMIT)
+
+
+def diff_lines(diff: CatalogDiff) -> list[str]:
+    """The text report: every change, grouped by severity (breaking first), then a summary line."""
+    groups: dict[Severity, list[str]] = {severity: [] for severity in Severity}
+    for list_name, changes in diff.lists.items():
+        kind = LIST_KINDS[list_name]
+        for item in changes.removed:
+            groups[Severity.BREAKING].append(f"  {list_name}: {visible(item_key(list_name, item), 200)} removed")
+        for change in changes.changed:
+            for one in change.changes:
+                where = f"{one.field} {one.pointer}" if one.pointer else one.field
+                groups[one.severity].append(
+                    f"  {list_name}: {visible(change.key, 200)}: {visible(where, 300)}: "
+                    f"{_value(one.old)} → {_value(one.new)} ({visible(one.reason, 300)})"
+                )
+        for item in changes.added:
+            groups[Severity.INFO].append(f"  {list_name}: {visible(item_key(list_name, item), 200)} added")
+        for move in changes.moved:
+            groups[Severity.INFO].append(
+                f"  {list_name}: {visible(move.key, 200)} moved from place {move.old_index} to {move.new_index}"
+                f" among the {kind.plural} both have"
+            )
+    lines: list[str] = []
+    for severity in Severity:
+        if groups[severity]:
+            lines.append(f"{severity.value} ({len(groups[severity])}):")
+            lines.extend(groups[severity])
+    counts = diff.counts()
+    if diff.empty:
+        lines.append("No changes.")
+    else:
+        lines.append("Summary: " + ", ".join(f"{counts.get(s, 0)} {s.value}" for s in Severity))
+    return lines
+
+
+def _report(diff: CatalogDiff, as_json: bool, fail_on: str) -> int:
+    if as_json:
+        json.dump(diff.to_json(), sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write("\n".join(diff_lines(diff)) + "\n")
+    sys.stdout.flush()
+    worst = diff.worst()
+    failed = worst is not None and worst.rank >= FAIL_ON[fail_on].rank
+    return EXIT_CODES["drift"] if failed else EXIT_CODES["complete"]
+
+
+def _usage(parser: argparse.ArgumentParser, command: str, message: str) -> int:
+    parser.print_usage(sys.stderr)
+    print(f"mcp-catalog-inspector {command}: error: {message}", file=sys.stderr)
+    return EXIT_CODES["usage"]
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    return Limits(
         max_pages=args.max_pages,
         max_items=args.max_items,
         max_page_bytes=args.max_page_bytes,
         request_timeout=args.timeout,
         deadline=args.deadline,
     )
-    snapshot = anyio.run(SessionWorker(spec, limits).walk_once)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     try:
-        _write(snapshot, args.out)
-    except OSError as exc:
-        print(f"mcp-catalog-inspector snapshot: cannot write {args.out}: {exc}", file=sys.stderr)
-        return EXIT_CODES["usage"]
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse's own usage errors exit 2 already; keep --help at 0
+        return int(exc.code or 0)
+    if args.command == "diff":
+        try:
+            old, new = load_snapshot(args.old), load_snapshot(args.new)
+        except UsageError as exc:
+            return _usage(parser, "diff", str(exc))
+        return _report(diff_catalogs(catalog_items(old), catalog_items(new)), args.json, args.fail_on)
+    try:
+        spec = _spec_from(args)
+        baseline = load_snapshot(args.baseline) if args.command == "check" else None
+        if baseline is not None and args.out is not None and str(args.out) == "-":
+            raise UsageError("check prints the diff on stdout: give --out a file for the snapshot")
+    except UsageError as exc:
+        return _usage(parser, args.command, str(exc))
+    snapshot = anyio.run(SessionWorker(spec, _limits(args)).walk_once)
+    if args.command == "snapshot" or args.out is not None:
+        try:
+            _write(snapshot, args.out)
+        except OSError as exc:
+            print(f"mcp-catalog-inspector {args.command}: cannot write {args.out}: {exc}", file=sys.stderr)
+            return EXIT_CODES["usage"]
     line = summary_line(snapshot)
     if line is not None:
         print(line, file=sys.stderr)
-    return EXIT_CODES[snapshot.status]
+    if baseline is None or snapshot.status != "complete":
+        return EXIT_CODES[snapshot.status]
+    return _report(diff_catalogs(catalog_items(baseline), catalog_items(snapshot)), args.json, args.fail_on)

@@ -199,7 +199,13 @@ async def test_other_lists_are_paginated_and_checked_too(target: str) -> None:
 
 
 @pytest.mark.anyio
-async def test_list_changed_notifications_reach_the_caller() -> None:
+@pytest.mark.parametrize(
+    ("era", "version"),
+    [((), "2026-07-28"), (("--legacy",), "2025-11-25")],
+    ids=["through subscriptions/listen", "pushed"],
+)
+async def test_list_changed_notifications_reach_the_caller(era: tuple[str, ...], version: str) -> None:
+    """2026-07-28 servers only tell a listener (the demo then publishes only to its bus); older ones push."""
     seen: list[str] = []
     got = anyio.Event()
 
@@ -209,14 +215,14 @@ async def test_list_changed_notifications_reach_the_caller() -> None:
             got.set()
 
     results: list[Snapshot] = []
-    worker = SessionWorker(demo_spec("notify"), FAST, on_notification=note)
+    worker = SessionWorker(demo_spec("notify", *era), FAST, on_notification=note)
     async with anyio.create_task_group() as tg:
         tg.start_soon(worker.run, results.append)
         with anyio.fail_after(30):
             await got.wait()
         worker.stop()
     assert seen == ["notifications/tools/list_changed"] * 3
-    assert results[0].status == "complete"
+    assert results[0].status == "complete" and results[0].server["protocol_version"] == version
 
 
 @pytest.mark.anyio

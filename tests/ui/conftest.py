@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from catalog_inspector.core.config import Limits, ServerSpec
+from catalog_inspector.core.history import History
 from catalog_inspector.runtime import Runtime
 from catalog_inspector.ui.main_window import MainWindow
 from tests.helpers import recording_registry, spin_until_gone
@@ -25,8 +26,15 @@ class Harness:
         self.windows: list[MainWindow] = []
         self.pids: list[int] = []
 
-    def window(self, specs: list[ServerSpec], settings: QSettings | None = None, limits: Limits = LIMITS) -> MainWindow:
-        runtime = Runtime(specs, limits, recording_registry(self.tmp_path / "sessions", self.pids))
+    def window(
+        self,
+        specs: list[ServerSpec],
+        settings: QSettings | None = None,
+        limits: Limits = LIMITS,
+        history: History | None = None,
+    ) -> MainWindow:
+        registry = recording_registry(self.tmp_path / "sessions", self.pids)
+        runtime = Runtime(specs, limits, registry, history=history)
         settings = settings or QSettings(str(self.tmp_path / "settings.ini"), QSettings.Format.IniFormat)
         window = MainWindow(runtime, settings)
         window.show()  # not qtbot.addWidget: pytest-qt would destroy it before our shutdown check

@@ -24,7 +24,10 @@ from mcp.client._probe import negotiate_auto  # the SDK's discover-else-initiali
 from mcp.client.session import ClientSession, IncomingMessage
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.client.subscriptions import ListenNotSupportedError, Subscription, SubscriptionLost, listen
+from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import TypeAdapter
 
 from catalog_inspector import __version__
@@ -170,6 +173,43 @@ async def _with_client(http: httpx2.AsyncClient, inner: AbstractAsyncContextMana
         yield streams
 
 
+async def _listen_for_changes(stack: AsyncExitStack, session: ClientSession, log: ServerLog) -> None:
+    """On a 2026-07-28 connection, open `subscriptions/listen` for the list changes the server offers.
+
+    That era sends list_changed only to a listener; the older one pushes it
+    unasked. Each event also reaches the session's message handler, which is
+    where the caller hears of it: the stream is only drained here, so unread
+    events cannot pile up and end it. A server that refuses the request keeps
+    its session; the log says changes will not be heard.
+    """
+    if session.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+        return
+    capabilities = session.server_capabilities
+    tools = bool(capabilities and capabilities.tools and capabilities.tools.list_changed)
+    prompts = bool(capabilities and capabilities.prompts and capabilities.prompts.list_changed)
+    resources = bool(capabilities and capabilities.resources and capabilities.resources.list_changed)
+    if not (tools or prompts or resources):
+        return
+    try:
+        subscription = await stack.enter_async_context(
+            listen(session, tools_list_changed=tools, prompts_list_changed=prompts, resources_list_changed=resources)
+        )
+    except (MCPError, ListenNotSupportedError, TimeoutError) as exc:
+        log.append(f"[mcp-catalog-inspector] subscriptions/listen was refused ({exc}): list changes will not be heard")
+        return
+    group = await stack.enter_async_context(anyio.create_task_group())
+    stack.callback(group.cancel_scope.cancel)  # unwound first: the drain stops before the listen closes
+    group.start_soon(_drain, subscription, log)
+
+
+async def _drain(subscription: Subscription, log: ServerLog) -> None:
+    try:
+        async for _event in subscription:
+            pass
+    except SubscriptionLost as exc:
+        log.append(f"[mcp-catalog-inspector] the list-change subscription ended: {exc}")
+
+
 @asynccontextmanager
 async def connect(
     spec: ServerSpec,
@@ -227,6 +267,7 @@ async def connect(
                 )
                 with anyio.fail_after(handshake):
                     await negotiate_auto(session)
+                await _listen_for_changes(stack, session, log)
             except TimeoutError as exc:
                 faults.hurry()  # a server that cannot finish a handshake gets no grace period either
                 raise (faults.first or make_error(ErrorKind.TIMEOUT, f"no handshake within {handshake:g} s")) from exc

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import platformdirs
 
-__all__ = ["APP_NAME", "cache_dir", "user_config_file"]
+__all__ = ["APP_NAME", "cache_dir", "history_dir", "user_config_file"]
 
 APP_NAME = "mcp-catalog-inspector"
 
@@ -20,3 +20,8 @@ def cache_dir() -> Path:
     path = Path(platformdirs.user_cache_dir(APP_NAME))
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def history_dir() -> Path:
+    """Where accepted snapshots and pinned digests are kept, per server (see `core.history`)."""
+    return Path(platformdirs.user_data_dir(APP_NAME)) / "history"

@@ -61,8 +61,7 @@ def main(argv: list[str] | None = None) -> None:
         notify_count=args.notify_count,
         state_file=args.state,
     )
-    # list_changed notifications travel outside requests only in the handshake era.
-    legacy = args.legacy or args.mode == "notify"
+    legacy = args.legacy
     if legacy and (args.http or args.sse):
         parser.error("--legacy applies to stdio only")
     if args.http or args.sse:

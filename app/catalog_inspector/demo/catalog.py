@@ -33,6 +33,7 @@ MODES = (
     "refresh-duplicate",
     "generation",
     "drift",
+    "notify-early",
     "flaky",
     "slow",
     "hang",
@@ -316,7 +317,7 @@ def _huge(items: list[dict[str, Any]], megabytes: float) -> Plan:
 def plan_for(mode: str, kind: str, walk: int, opts: Options) -> Plan:
     """The plan of list `kind` on walk number `walk` (0-based) of a server in `mode`."""
     items = _drifted_tools(walk) if (mode == "drift" and kind == "tools") else base_items(kind)
-    if mode in ("normal", "slow", "drift", "notify"):
+    if mode in ("normal", "slow", "drift", "notify", "notify-early"):
         return _finite(_layout(items))
     if mode == "single":
         return _finite([items])

@@ -24,8 +24,11 @@ from typing import Any
 import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
+from mcp.shared.subscriptions import ToolsListChanged
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from catalog_inspector.core.files import write_text_safely
 from catalog_inspector.core.lists import LIST_KINDS
@@ -64,6 +67,7 @@ class DemoServer:
     state_file: Path | None = None
     wire: Any = None
     generation: int = 0
+    bus: InMemorySubscriptionBus = field(default_factory=InMemorySubscriptionBus)
     _walks: dict[str, int] = field(default_factory=dict)
     _cursors: dict[str, _Cursor] = field(default_factory=dict)
     _tokens: dict[tuple[str, int, int, int], str] = field(default_factory=dict)
@@ -121,6 +125,10 @@ class DemoServer:
             walk, index = found.walk, found.page
         plan = plan_for(mode, kind, walk, self.opts)
         page = plan.page(index)
+        if mode == "notify-early" and index == 0:
+            # Like the reference "everything" server, which announces a change right after
+            # `initialized`: before anything was listed, so the catalog about to be sent has it.
+            await self.announce_tools_changed(ctx)
         log(f"{kind} walk {walk} page {index} ({len(page.items)} items)")
         await self._act(page, walk, mode)
         result: dict[str, Any] = {LIST_KINDS[kind].result_key: page.items, **_MODERN_FIELDS}
@@ -133,8 +141,14 @@ class DemoServer:
             log(f"catalog changed: generation {self.generation}")
         if mode == "notify" and page.next is None:
             for _ in range(self.notify_count):
-                await ctx.session.send_tool_list_changed()
+                await self.announce_tools_changed(ctx)
         return result
+
+    async def announce_tools_changed(self, ctx: Any) -> None:
+        """Say the tool list changed: to 2026-07-28 listeners through the bus, to older sessions by a push."""
+        await self.bus.publish(ToolsListChanged())
+        if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            await ctx.session.send_tool_list_changed()
 
     async def _write_raw(self, ctx: Any, result: dict[str, Any]) -> None:
         """Answer with a result the SDK's own server would refuse to send (it validates results).
@@ -231,6 +245,7 @@ class DemoServer:
             on_read_resource=on_read,
             on_list_prompts=on_prompts,
             on_get_prompt=on_get_prompt,
+            on_subscriptions_listen=ListenHandler(self.bus),
         )
 
 

@@ -9,11 +9,13 @@ from PySide6.QtCore import QObject, Signal
 
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.files import write_text_safely
+from catalog_inspector.core.history import History
 from catalog_inspector.core.processes import ProcessRegistry
 from catalog_inspector.core.snapshot import PageRecord, Snapshot, write_json
 from catalog_inspector.runtime.collector import Collector
 from catalog_inspector.runtime.offload import Offload
 from catalog_inspector.runtime.supervisor import ServerSupervisor
+from catalog_inspector.runtime.tracker import DriftTracker
 
 __all__ = ["Runtime", "write_snapshot_file"]
 
@@ -31,6 +33,7 @@ class Runtime(QObject):
         registry: the process groups this app started (None: not recorded).
         offload: threads for work that must stay off the GUI thread.
         collector: keeps the cycle collector from rescanning catalogs.
+        tracker: the history of accepted catalogs, their drift and approvals.
 
     Signals:
         shutdown_finished(): every session is closed and no server process remains.
@@ -46,6 +49,7 @@ class Runtime(QObject):
         limits: Limits,
         registry: ProcessRegistry | None = None,
         offload: Offload | None = None,
+        history: History | None = None,
     ) -> None:
         super().__init__()
         self.offload = offload if offload is not None else Offload()
@@ -54,6 +58,7 @@ class Runtime(QObject):
         self.registry = registry
         self.collector = Collector(self)
         self.supervisors = [ServerSupervisor(spec, limits, registry, self.offload.check_result) for spec in specs]
+        self.tracker = DriftTracker(self.supervisors, self.offload, history)
         for supervisor in self.supervisors:
             supervisor.page_arrived.connect(self._on_supervisor_page_arrived)
             supervisor.catalog_accepted.connect(self._on_supervisor_catalog_accepted)

@@ -34,6 +34,12 @@ from catalog_inspector.core.worker import SessionWorker, internal_error
 
 __all__ = ["Attempt", "CallTicket", "ServerState", "ServerSupervisor"]
 
+# The notifications that say a list changed, and the lists each one covers.
+LIST_CHANGED = {
+    "notifications/tools/list_changed": ("tools",),
+    "notifications/resources/list_changed": ("resources", "resource_templates"),
+    "notifications/prompts/list_changed": ("prompts",),
+}
 CLOSE_TIMEOUT = 6.0  # seconds to wait for a worker's own shutdown before abandoning it
 
 
@@ -58,6 +64,7 @@ class Attempt:
     started_at: datetime
     live: dict[str, list[PageRecord]] = field(default_factory=dict)
     snapshot: Snapshot | None = None
+    after_stale: bool = False  # started while the server said its catalog had changed
 
     def pages_of(self, list_name: str) -> Sequence[PageRecord]:
         if self.snapshot is not None:
@@ -157,7 +164,7 @@ class ServerSupervisor(QObject):
         """Start one fresh walk from the first page in a candidate session; False if one runs already."""
         if self.busy or self._closing:
             return False
-        self.attempt = Attempt(datetime.now().astimezone())
+        self.attempt = Attempt(datetime.now().astimezone(), after_stale=self.state is ServerState.STALE)
         candidate = SessionWorker(
             self.spec,
             self.limits,
@@ -285,11 +292,16 @@ class ServerSupervisor(QObject):
             self.page_arrived.emit(list_name, page)
 
     def _on_notification(self, worker: SessionWorker, method: str) -> None:
-        if method != "notifications/tools/list_changed":
+        lists = LIST_CHANGED.get(method)
+        if lists is None:
             return
         if worker is self._candidate:
-            # The catalog changed while it was being walked: once accepted, it is already stale.
-            self._candidate_saw_change = True
+            # A change the server announced before it answered the list's first page is in
+            # that page already (the reference "everything" server announces one right after
+            # `initialized`); one announced after it may have split the walk: stale once accepted.
+            attempt = self.attempt
+            if attempt is not None and any(attempt.live.get(name) for name in lists):
+                self._candidate_saw_change = True
         elif worker is self._active and not self._stale:
             # A flood of notifications costs one state change: the flag only flips once.
             self._stale = True

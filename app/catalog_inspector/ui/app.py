@@ -9,7 +9,6 @@ import shutil
 import signal
 import socket
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +31,15 @@ def freeze_startup_objects() -> None:
 
     gc.collect()
     gc.freeze()
+
+
+def keep_setting(value: object, default: int) -> int:
+    """The stored history size (QSettings gives strings from INI files), or `default`."""
+    try:
+        keep = int(str(value))
+    except ValueError:
+        return default
+    return keep if keep >= 1 else default
 
 
 def display_problem() -> str | None:
@@ -125,7 +133,8 @@ def run_app(argv: list[str]) -> int:
     from PySide6.QtWidgets import QApplication
 
     from catalog_inspector.core.config import Limits
-    from catalog_inspector.core.paths import APP_NAME, cache_dir
+    from catalog_inspector.core.history import DEFAULT_KEEP, History
+    from catalog_inspector.core.paths import APP_NAME, cache_dir, history_dir
     from catalog_inspector.core.processes import ProcessRegistry
     from catalog_inspector.runtime import Offload, Runtime
     from catalog_inspector.ui.main_window import MainWindow
@@ -138,14 +147,19 @@ def run_app(argv: list[str]) -> int:
     offload = Offload()
     registry = ProcessRegistry(cache_dir() / "sessions", submit=offload.submit)
     swept = registry.sweep()
-    demo_state = Path(tempfile.mkdtemp(prefix="mcp-catalog-inspector-demo-"))
+    # A fixed place, emptied at each start: the demo servers keep one identity (and history) across runs.
+    demo_state = cache_dir() / "demo-state"
+    shutil.rmtree(demo_state, ignore_errors=True)
+    demo_state.mkdir(parents=True, exist_ok=True)
     specs, notice = load_servers(args.config, demo_state)
     if swept:
         notice = (notice + "\n" if notice else "") + f"Stopped {len(swept)} server process(es) left by an earlier run."
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    runtime = Runtime(specs, Limits(), registry, offload)
-    window = MainWindow(runtime, QSettings(APP_NAME, "app"), notice)
+    settings = QSettings(APP_NAME, "app")
+    history = History(history_dir(), keep_setting(settings.value("history/keep"), DEFAULT_KEEP))
+    runtime = Runtime(specs, Limits(), registry, offload, history)
+    window = MainWindow(runtime, settings, notice)
     closed = loop.create_future()
     window.closed.connect(lambda: closed.done() or closed.set_result(None))
     keep = (_install_sigterm(app, window.close), _guard_quit(app, window))
@@ -157,5 +171,4 @@ def run_app(argv: list[str]) -> int:
     finally:
         del keep
         registry.kill_all()
-        shutil.rmtree(demo_state, ignore_errors=True)
     return 0

@@ -27,11 +27,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from catalog_inspector.core.history import Entry
 from catalog_inspector.core.lists import LIST_KINDS, LIST_NAMES
 from catalog_inspector.runtime import Runtime, ServerSupervisor
+from catalog_inspector.runtime.tracker import Comparison
 from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.models.server_list import ServerListModel
 from catalog_inspector.ui.presenter import ServerPresenter
+from catalog_inspector.ui.widgets.checks_pane import ChecksPane
+from catalog_inspector.ui.widgets.drift_pane import DriftPane
+from catalog_inspector.ui.widgets.duplicates_pane import DuplicatesPane
 from catalog_inspector.ui.widgets.panes import ListPane, plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.status_banner import StatusBanner
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
@@ -43,7 +48,16 @@ LOG_LINES = 5000
 OTHER_LISTS = tuple(name for name in LIST_NAMES if name != "tools")
 STATUS_MS = 5000
 
-_PRESENTER_SIGNALS = ("header_changed", "banner_changed", "catalog_changed", "walks_changed", "pages_added", "log_line", "status_message")
+_PRESENTER_SIGNALS = (
+    "header_changed",
+    "banner_changed",
+    "catalog_changed",
+    "walks_changed",
+    "drift_changed",
+    "pages_added",
+    "log_line",
+    "status_message",
+)
 
 
 def _label(object_name: str, parent: QWidget) -> QLabel:
@@ -73,13 +87,16 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("MCP Catalog Inspector")
         self.runtime = runtime
         self.settings = settings
-        self.presenters = {s.spec.name: ServerPresenter(s, self) for s in runtime.supervisors}
+        self.presenters = {s.spec.name: ServerPresenter(s, self, runtime.tracker) for s in runtime.supervisors}
         self._presenter: ServerPresenter | None = None
         self._shutting_down = False
         self.finished = False
         self._build(notice)
         runtime.shutdown_finished.connect(self._on_runtime_shutdown_finished)
         runtime.exported.connect(self._on_runtime_exported)
+        runtime.tracker.collisions_changed.connect(self._on_tracker_collisions_changed)
+        runtime.tracker.comparison_ready.connect(self._on_tracker_comparison_ready)
+        runtime.tracker.failed.connect(self._on_tracker_failed)
         self._restore()
 
     # -- construction ---------------------------------------------------------
@@ -127,7 +144,7 @@ class MainWindow(QMainWindow):
         header.addWidget(self.cancel_button)
 
         self.banner = StatusBanner(self)
-        self.banner.retry_clicked.connect(self.refresh)
+        self.banner.retry_clicked.connect(self._on_banner_retry_clicked)
         self.tools_pane = ToolsPane(self)
         # The rows a big catalog plans are kept out of the cycle collector's sight as they are made.
         self.tools_pane.rows_planned.connect(self.runtime.collector.items_arrived)
@@ -146,6 +163,18 @@ class MainWindow(QMainWindow):
         for name in OTHER_LISTS:
             self.tabs.addTab(self.list_panes[name], LIST_KINDS[name].title.replace("&", "&&"))
         self.tabs.addTab(server_tab, "Server && log")
+        self.drift_pane = DriftPane(self)
+        self.drift_pane.set_keep(self.runtime.tracker.history.keep if self.runtime.tracker.history else 50)
+        self.drift_pane.approve_clicked.connect(self._on_drift_pane_approve_clicked)
+        self.drift_pane.forget_clicked.connect(self._on_drift_pane_forget_clicked)
+        self.drift_pane.compare_requested.connect(self._on_drift_pane_compare_requested)
+        self.drift_pane.delete_requested.connect(self._on_drift_pane_delete_requested)
+        self.drift_pane.keep_changed.connect(self._on_drift_pane_keep_changed)
+        self.duplicates_pane = DuplicatesPane(self)
+        self.checks_pane = ChecksPane(self)
+        self.tabs.addTab(self.drift_pane, "Drift")
+        self.tabs.addTab(self.duplicates_pane, "Duplicates")
+        self.tabs.addTab(self.checks_pane, "Reach && collisions")
 
         main = QWidget(self)
         right = QVBoxLayout(main)
@@ -253,6 +282,8 @@ class MainWindow(QMainWindow):
         self._on_presenter_banner_changed()
         self._on_presenter_catalog_changed()
         self._on_presenter_walks_changed()
+        self.drift_pane.showing_comparison = False
+        self._on_presenter_drift_changed()
 
     # -- rendering what the presenter says ------------------------------------
     def _on_presenter_header_changed(self) -> None:
@@ -273,10 +304,11 @@ class MainWindow(QMainWindow):
         if presenter is None:
             return
         catalog = presenter.catalog
-        self.tools_pane.set_tools(catalog.tools.items if catalog else [])
+        self.tools_pane.set_tools(presenter.shown_tools(), *presenter.tool_marks())
         for name, pane in self.list_panes.items():
             pane.model.set_items(catalog.lists[name].items if catalog else [])
         set_capped_text(self.server_info, presenter.server_text())
+        self.checks_pane.show_first_page(presenter.first_page())
 
     def _on_presenter_walks_changed(self) -> None:
         presenter = self._presenter
@@ -284,6 +316,26 @@ class MainWindow(QMainWindow):
             return
         for name in LIST_NAMES:
             self._timeline(name).set_walks(presenter.walks(name))
+        duplicates = presenter.duplicates()
+        self.duplicates_pane.show_duplicates(duplicates)
+        title = f"Duplicates ({len(duplicates)})" if duplicates else "Duplicates"
+        self.tabs.setTabText(self.tabs.indexOf(self.duplicates_pane), title)
+
+    def _on_presenter_drift_changed(self) -> None:
+        presenter = self._presenter
+        if presenter is None:
+            return
+        marks = presenter.tool_marks()
+        shown = presenter.shown_tools()
+        if len(shown) != self.tools_pane.given or marks != self.tools_pane.marks:
+            self.tools_pane.set_tools(shown, *marks)
+        tracker = self.runtime.tracker
+        approved = tracker.pins.get(presenter.supervisor.spec.name) is not None
+        self.drift_pane.show_report(presenter.report, presenter.catalog is not None, approved)
+        self.drift_pane.set_history(presenter.history())
+        report = presenter.report
+        alarm = report is not None and report.alarm
+        self.tabs.setTabText(self.tabs.indexOf(self.drift_pane), "Drift ⚠" if alarm else "Drift")
 
     def _on_presenter_pages_added(self, list_name: str) -> None:
         self._timeline(list_name).pages_added()
@@ -299,6 +351,42 @@ class MainWindow(QMainWindow):
 
     def _append_log(self, lines: list[str]) -> None:
         self.server_log.appendPlainText("\n".join(lines))
+
+    def _on_banner_retry_clicked(self) -> None:
+        if self.banner.state == "drift":
+            self.tabs.setCurrentWidget(self.drift_pane)
+        else:
+            self.refresh()
+
+    def _on_drift_pane_approve_clicked(self) -> None:
+        if self._presenter is not None:
+            self._presenter.approve()
+
+    def _on_drift_pane_forget_clicked(self) -> None:
+        if self._presenter is not None:
+            self._presenter.forget_approval()
+
+    def _on_drift_pane_compare_requested(self, old: Entry, new: Entry | None) -> None:
+        if self.current is not None:
+            self.runtime.tracker.request_comparison(self.current.spec.name, old, new)
+
+    def _on_drift_pane_delete_requested(self, entry: Entry) -> None:
+        if self.current is not None:
+            self.runtime.tracker.delete(self.current.spec.name, entry)
+
+    def _on_drift_pane_keep_changed(self, keep: int) -> None:
+        self.settings.setValue("history/keep", keep)
+        self.runtime.tracker.set_keep(keep)
+
+    def _on_tracker_collisions_changed(self) -> None:
+        self.checks_pane.show_collisions(self.runtime.tracker.collisions)
+
+    def _on_tracker_comparison_ready(self, name: str, comparison: Comparison) -> None:
+        if self.current is not None and self.current.spec.name == name:
+            self.drift_pane.show_comparison(comparison)
+
+    def _on_tracker_failed(self, name: str, message: str) -> None:
+        self.statusBar().showMessage(f"{name}: {message}", 8000)
 
     def _on_runtime_exported(self, path: Path, error: OSError | None) -> None:
         if error is None:

@@ -15,18 +15,21 @@ from typing import Literal
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.errors import ErrorInfo
+from catalog_inspector.core.drift import DriftReport, Duplicate, FirstPage, duplicates_of, first_page_only
+from catalog_inspector.core.errors import ErrorInfo, ErrorKind
+from catalog_inspector.core.history import Entry
 from catalog_inspector.core.lists import LIST_KINDS
 from catalog_inspector.core.snapshot import PageRecord, Snapshot
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import ServerState, ServerSupervisor
+from catalog_inspector.runtime.tracker import DriftTracker
 
 __all__ = ["Banner", "ServerPresenter", "Walk", "describe_failure", "server_words"]
 
 MESSAGE_LIMIT = 600
 STDERR_WIDTH = 200
 
-BannerKind = Literal["none", "failure", "stale", "lost"]
+BannerKind = Literal["none", "failure", "stale", "lost", "drift"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,7 @@ class Walk:
     label: str
     pages: Sequence[PageRecord]
     live: bool = False
+    related: frozenset[int] = frozenset()  # pages that hold the first copy of the key that stopped the walk
 
 
 def server_words(error: ErrorInfo) -> str:
@@ -89,6 +93,7 @@ class ServerPresenter(QObject):
         banner_changed(): the banner's content changed.
         catalog_changed(): a new catalog was accepted (the tree and the lists must follow).
         walks_changed(): the walks the timelines offer changed.
+        drift_changed(): the drift report, the approval check or the history of this server changed.
         pages_added(str): the live walk of this list (name) has new pages in its sequence.
         log_line(str): a line for the server log (already made visible).
         status_message(str): passing news for the status bar ("" clears it).
@@ -98,13 +103,20 @@ class ServerPresenter(QObject):
     banner_changed = Signal()
     catalog_changed = Signal()
     walks_changed = Signal()
+    drift_changed = Signal()
     pages_added = Signal(str)
     log_line = Signal(str)
     status_message = Signal(str)
 
-    def __init__(self, supervisor: ServerSupervisor, parent: QObject | None = None) -> None:
+    def __init__(
+        self, supervisor: ServerSupervisor, parent: QObject | None = None, tracker: DriftTracker | None = None
+    ) -> None:
         super().__init__(parent)
         self.supervisor = supervisor
+        self.tracker = tracker
+        if tracker is not None:
+            tracker.report_ready.connect(self._on_tracker_report_ready)
+            tracker.history_changed.connect(self._on_tracker_history_changed)
         self._walk = self._walk_key()
         # Bound methods, not lambdas: Qt drops these connections when the presenter is deleted.
         # Every walk, acceptance, failure and cancel changes the state too: state_changed
@@ -170,8 +182,11 @@ class ServerPresenter(QObject):
                 text += f"\n{words}"
             return Banner("lost", text, "Reconnect", retry_enabled, str(error.kind))
         if current.state is ServerState.STALE:
-            text = "The server says its tool list changed since this catalog was taken. Refresh to walk it again."
+            text = "The server says its catalog changed since this catalog was taken. Refresh to walk it again."
             return Banner("stale", text, "Refresh", retry_enabled)
+        report = self.report
+        if report is not None and (report.alarm or report.after_stale):
+            return Banner("drift", report.headline(), "Show drift", True)
         return Banner()
 
     def walks(self, list_name: str) -> list[Walk]:
@@ -187,10 +202,72 @@ class ServerPresenter(QObject):
             elif snapshot.status != "complete":
                 error = snapshot.lists[list_name].error or snapshot.error
                 kind = error.kind.heading if error else snapshot.status
-                walks.append(Walk(f"Failed attempt at {started}: {kind}", attempt.pages_of(list_name)))
+                related = frozenset(
+                    page
+                    for duplicate in duplicates_of(snapshot)
+                    if duplicate.list_name == list_name
+                    for page in duplicate.pages[:-1]
+                )
+                walks.append(Walk(f"Failed attempt at {started}: {kind}", attempt.pages_of(list_name), related=related))
         if current.accepted is not None:
             walks.append(Walk(f"Accepted catalog ({_clock(current.accepted_at)})", current.accepted.lists[list_name].pages))
         return walks
+
+    # -- drift, duplicates, reach ----------------------------------------------
+    @property
+    def report(self) -> DriftReport | None:
+        """The drift report of the accepted catalog (None while it is being made, or without a tracker)."""
+        return self.tracker.report_for(self.supervisor) if self.tracker is not None else None
+
+    def shown_tools(self) -> list[dict[str, object]]:
+        """The accepted catalog's tools, then the ghosts of the tools the last refresh removed."""
+        accepted = self.supervisor.accepted
+        if accepted is None:
+            return []
+        report = self.report
+        ghosts = report.removed_tools if report is not None else ()
+        return [*accepted.tools.items, *ghosts]
+
+    def tool_marks(self) -> tuple[dict[str, str], frozenset[str]]:
+        """What the last refresh did to each tool, and the tools that differ from the approved catalog."""
+        report = self.report
+        if report is None:
+            return {}, frozenset()
+        return report.tool_marks(), report.pins.flagged() if report.pins is not None else frozenset()
+
+    @property
+    def alarm(self) -> bool:
+        """The sidebar badge: breaking or warning drift, or a broken approval, in the last refresh."""
+        report = self.report
+        return report is not None and report.alarm
+
+    def duplicates(self) -> list[Duplicate]:
+        """The duplicated keys of the latest attempt, when it was rejected for one."""
+        attempt = self.supervisor.attempt
+        snapshot = attempt.snapshot if attempt is not None else None
+        if snapshot is None or snapshot.error is None or snapshot.error.kind is not ErrorKind.DUPLICATE_NAME:
+            return []
+        return duplicates_of(snapshot)
+
+    def first_page(self) -> FirstPage | None:
+        accepted = self.supervisor.accepted
+        return first_page_only(accepted) if accepted is not None else None
+
+    def history(self) -> list[Entry]:
+        """The server's kept snapshots, newest first."""
+        if self.tracker is None:
+            return []
+        return list(reversed(self.tracker.entries.get(self.supervisor.spec.name, [])))
+
+    def approve(self) -> bool:
+        if self.tracker is None or not self.tracker.approve(self.supervisor.spec.name):
+            return False
+        self.status_message.emit("Approving this catalog: later catalogs whose tools differ will be flagged.")
+        return True
+
+    def forget_approval(self) -> None:
+        if self.tracker is not None:
+            self.tracker.forget_approval(self.supervisor.spec.name)
 
     def server_text(self) -> str:
         current = self.supervisor
@@ -252,6 +329,19 @@ class ServerPresenter(QObject):
     def _on_supervisor_session_lost(self, _error: ErrorInfo) -> None:
         self.banner_changed.emit()
         self.header_changed.emit()
+
+    def _on_tracker_report_ready(self, name: str) -> None:
+        if name != self.supervisor.spec.name:
+            return
+        self.drift_changed.emit()
+        self.banner_changed.emit()
+        report = self.report
+        if report is not None and report.after_stale:
+            self.status_message.emit(report.headline())
+
+    def _on_tracker_history_changed(self, name: str) -> None:
+        if name == self.supervisor.spec.name:
+            self.drift_changed.emit()
 
     def _on_supervisor_log_appended(self, line: str) -> None:
         self.log_line.emit(visible(line))

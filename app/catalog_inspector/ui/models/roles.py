@@ -20,6 +20,9 @@ class Role(enum.IntEnum):
     SEARCH = Qt.ItemDataRole.UserRole + 3  # folded text the filter matches against
     FULL_TEXT = Qt.ItemDataRole.UserRole + 4  # an unelided cell value, for copying
     OFFENDING = Qt.ItemDataRole.UserRole + 5  # True on the page that stopped a walk
+    DRIFT = Qt.ItemDataRole.UserRole + 6  # a tool's mark from the last refresh: "added", "changed", "removed" or ""
+    FLAGGED = Qt.ItemDataRole.UserRole + 7  # True when a tool differs from the catalog the user approved
+    RELATED = Qt.ItemDataRole.UserRole + 8  # True on a page that holds the first copy of a duplicated key
 
 
 def tooltip(text: str) -> str:

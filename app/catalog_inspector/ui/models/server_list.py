@@ -7,11 +7,13 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from catalog_inspector.core.diff import Severity
+from catalog_inspector.core.drift import DriftReport
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import Runtime, ServerState, ServerSupervisor
 from catalog_inspector.ui.models.roles import Role, tooltip
 
-__all__ = ["STATE_COLORS", "ServerListModel", "summary"]
+__all__ = ["STATE_COLORS", "ServerListModel", "badge", "summary"]
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -40,15 +42,36 @@ def summary(supervisor: ServerSupervisor) -> str:
     return " · ".join(parts)
 
 
+def badge(report: DriftReport | None) -> str:
+    """The sidebar's alarm for the last refresh: breaking or warning drift, a broken approval ("" for none)."""
+    if report is None or not report.alarm:
+        return ""
+    parts = []
+    if report.worst in (Severity.BREAKING, Severity.WARNING):
+        parts.append(f"⚠ {report.worst.value} drift")
+    if report.pins_broken:
+        parts.append("⚑ differs from approved")
+    return " · ".join(parts)
+
+
 class ServerListModel(QAbstractListModel):
     """One row per supervisor, refreshed when its state changes."""
 
     def __init__(self, runtime: Runtime, parent: Any = None) -> None:
         super().__init__(parent)
         self._supervisors = list(runtime.supervisors)
+        self._tracker = runtime.tracker
         for supervisor in self._supervisors:
             # A bound method: Qt drops the connection when this model is deleted.
             supervisor.state_changed.connect(self._on_supervisor_state_changed)
+        self._tracker.report_ready.connect(self._on_tracker_report_ready)
+
+    def _on_tracker_report_ready(self, name: str) -> None:
+        row = self.row_of(name)
+        if row is not None:
+            index = self.index(row)
+            self.dataChanged.emit(index, index)
+
 
     def _on_supervisor_state_changed(self) -> None:
         # Look the row up when the signal arrives (rows may change), not when connecting.
@@ -72,7 +95,11 @@ class ServerListModel(QAbstractListModel):
             return None
         supervisor = self._supervisors[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return f"{visible(supervisor.spec.name, 80)}\n{summary(supervisor)}"
+            alarm = badge(self._tracker.report_for(supervisor))
+            text = f"{visible(supervisor.spec.name, 80)}\n{summary(supervisor)}"
+            return f"{text}\n{alarm}" if alarm else text
+        if role == Role.DRIFT:
+            return badge(self._tracker.report_for(supervisor))
         if role == Qt.ItemDataRole.DecorationRole:
             return QColor(STATE_COLORS[supervisor.state])
         if role == Qt.ItemDataRole.ToolTipRole:

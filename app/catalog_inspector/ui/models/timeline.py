@@ -5,17 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from catalog_inspector.core.errors import outcome_text
 from catalog_inspector.core.snapshot import PageRecord
 from catalog_inspector.core.text import elide, visible
+from catalog_inspector.ui.models.flat_table import FlatTableModel, Index
 from catalog_inspector.ui.models.roles import Role, tooltip
 
 __all__ = ["TimelineModel"]
 
-Index = QModelIndex | QPersistentModelIndex
 HEADERS = ("#", "Cursor sent", "Next cursor", "Items", "Bytes", "Latency", "Outcome")
 INDEX, CURSOR, NEXT, ITEMS, BYTES, LATENCY, OUTCOME = range(7)
 CURSOR_WIDTH = 24
@@ -45,11 +45,12 @@ _ROLES = frozenset(
         Qt.ItemDataRole.TextAlignmentRole,
         Role.FULL_TEXT,
         Role.OFFENDING,
+        Role.RELATED,
     }
 )
 
 
-class TimelineModel(QAbstractTableModel):
+class TimelineModel(FlatTableModel):
     """A view of one walk's pages: the runtime's own sequence, never a copy. The page that stopped the walk is marked.
 
     A live walk's sequence grows in the runtime; `sync()` announces the rows
@@ -57,17 +58,19 @@ class TimelineModel(QAbstractTableModel):
     """
 
     def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
+        super().__init__(HEADERS, parent)
         self._pages: Sequence[PageRecord] = ()
         self._shown = 0
+        self._related: frozenset[int] = frozenset()
 
     @property
     def pages(self) -> Sequence[PageRecord]:
         return self._pages[: self._shown]
 
-    def show(self, pages: Sequence[PageRecord]) -> None:
-        """View `pages` (kept by reference)."""
+    def show(self, pages: Sequence[PageRecord], related: frozenset[int] = frozenset()) -> None:
+        """View `pages` (kept by reference); `related` page indexes hold the first copy of a duplicated key."""
         self.beginResetModel()
+        self._related = related
         self._pages = pages
         self._shown = len(pages)
         self.endResetModel()
@@ -84,16 +87,8 @@ class TimelineModel(QAbstractTableModel):
     def offending_row(self) -> int | None:
         return next((row for row in range(self._shown) if self._pages[row].outcome != "ok"), None)
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else self._shown
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return HEADERS[section]
-        return None
+    def row_count(self) -> int:
+        return self._shown
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         # Views ask for many roles per cell on every repaint; answer the unused ones first.
@@ -114,8 +109,12 @@ class TimelineModel(QAbstractTableModel):
             return tooltip("\n".join(page.names[:200]) + ("\n…" if len(page.names) > 200 else ""))
         if role == Role.OFFENDING:
             return bad
+        if role == Role.RELATED:
+            return page.index in self._related
         if role == Qt.ItemDataRole.BackgroundRole and bad:
             return QBrush(QColor("#ffd9d6"))
+        if role == Qt.ItemDataRole.BackgroundRole and page.index in self._related:
+            return QBrush(QColor("#ffe8b0"))
         if role == Qt.ItemDataRole.FontRole and bad:
             font = QFont()
             font.setBold(True)

@@ -67,8 +67,19 @@ _INVALID = QModelIndex()
 # others (decoration, alignment, background, check state) return at the door.
 _R = Qt.ItemDataRole
 _SERVED_ROLES = frozenset(
-    int(r) for r in (_R.DisplayRole, _R.ToolTipRole, _R.FontRole, _R.ForegroundRole, Role.RAW, Role.KEY, Role.SEARCH)
+    int(r)
+    for r in (
+        _R.DisplayRole, _R.ToolTipRole, _R.FontRole, _R.ForegroundRole, Role.RAW, Role.KEY, Role.SEARCH, Role.DRIFT,
+        Role.FLAGGED,
+    )
 )
+# What the last refresh did to a tool: a sign before its name, a colour, and words for the tooltip.
+MARKS = {
+    "added": ("+ ", "#2e7d32", "Added by the last refresh."),
+    "changed": ("Δ ", "#1565c0", "Changed by the last refresh: the Drift tab shows every difference."),
+    "removed": ("− ", "#9e9e9e", "Removed by the last refresh: shown greyed until the next one."),
+}
+FLAG = ("⚑ ", "#c62828", "Differs from the catalog you approved: approve it again once you have checked it.")
 
 def _runs(rows: list[int]) -> Iterable[tuple[int, int]]:
     """Sorted rows as (first, last) runs of consecutive rows."""
@@ -103,11 +114,27 @@ class ToolTreeModel(QAbstractItemModel):
         # indexes (QTreeView's item list) until its delayed relayout.
         self._retired: list[Any] = []
         self._bold: QFont | None = None  # tool names: one font, not one per painted cell
+        self._ghost_font: QFont | None = None
+        self._marks: dict[str, str] = {}  # tool name → what the last refresh did to it (see MARKS)
+        self._flagged: frozenset[str] = frozenset()  # tools that differ from the approved catalog
 
     # -- applying a catalog or a filter -------------------------------------
     def tool_names(self) -> list[str]:
-        """Every tool of the catalog in server order, shown or hidden by the filter."""
-        return [node.key for node in self._all]
+        """Every tool of the catalog in server order, shown or hidden by the filter (not the removed ones' ghosts)."""
+        marks = self._marks
+        return [node.key for node in self._all if marks.get(node.key) != "removed"]
+
+    def set_marks(self, marks: dict[str, str], flagged: frozenset[str] = frozenset()) -> None:
+        """Mark tools as the last refresh left them (`added`, `changed`, `removed` for ghost rows) and
+        the ones that differ from the approved catalog. One dataChanged over the exposed rows."""
+        if marks == self._marks and flagged == self._flagged:
+            return
+        self._marks, self._flagged = dict(marks), flagged
+        if self._exposed:
+            self.dataChanged.emit(self.index(0, 0), self.index(self._exposed - 1, LAST_COLUMN))
+
+    def mark_of(self, name: str) -> str:
+        return self._marks.get(name, "")
 
     def has_tool(self, name: str) -> bool:
         return name in self._by_name
@@ -332,6 +359,10 @@ class ToolTreeModel(QAbstractItemModel):
     def _tool_data(self, node: Node, column: int, role: int) -> Any:
         tool = node.tool
         assert tool is not None
+        if self._marks or self._flagged:
+            marked = self._marked_data(node, column, role)
+            if marked is not None:
+                return marked
         description = description_of(tool)
         if role == Qt.ItemDataRole.DisplayRole:
             if column == NAME:
@@ -362,4 +393,37 @@ class ToolTreeModel(QAbstractItemModel):
             return node.key
         if role == Role.SEARCH:
             return node.folded()
+        if role == Role.DRIFT:
+            return ""
+        if role == Role.FLAGGED:
+            return False
+        return None
+
+    def _marked_data(self, node: Node, column: int, role: int) -> Any:
+        """What a drift mark or an approval flag changes in a tool's row; None for the unmarked answer."""
+        mark = self._marks.get(node.key, "")
+        flagged = node.key in self._flagged
+        if role == Role.DRIFT:
+            return mark
+        if role == Role.FLAGGED:
+            return flagged
+        if not mark and not flagged:
+            return None
+        signs = (FLAG[0] if flagged else "") + (MARKS[mark][0] if mark else "")
+        if role == Qt.ItemDataRole.DisplayRole and column == NAME:
+            name = visible(node.key, PREVIEW)
+            return f"{signs}{name}" if is_plain_name(node.key) else f"{signs}⚠ {name}"
+        if role == Qt.ItemDataRole.ForegroundRole and (column == NAME or mark == "removed"):
+            return QBrush(QColor(FLAG[1] if flagged else MARKS[mark][1]))
+        if role == Qt.ItemDataRole.ToolTipRole and column == NAME:
+            words = [text for on, text in ((flagged, FLAG[2]), (bool(mark), MARKS.get(mark, ("", "", ""))[2])) if on]
+            if not is_plain_name(node.key):
+                words.append(f"Unusual name: {visible(node.key)} (outside A–Z a–z 0–9 . _ -, or longer than 128)")
+            return tooltip("\n".join(words))
+        if role == Qt.ItemDataRole.FontRole and mark == "removed":
+            if self._ghost_font is None:
+                self._ghost_font = QFont()
+                self._ghost_font.setItalic(True)
+                self._ghost_font.setStrikeOut(True)
+            return self._ghost_font
         return None

@@ -9,7 +9,7 @@ from catalog_inspector.ui.presenter import Banner
 
 __all__ = ["StatusBanner"]
 
-COLORS = {"failure": "#fdecea", "lost": "#fdecea", "stale": "#fff8e1"}
+COLORS = {"failure": "#fdecea", "lost": "#fdecea", "stale": "#fff8e1", "drift": "#e8f0fe"}
 
 
 class StatusBanner(QFrame):
@@ -17,9 +17,11 @@ class StatusBanner(QFrame):
 
     Attributes:
         kind: the ErrorKind behind what is shown (None for a stale notice or nothing).
+        state: the banner's kind (`none`, `failure`, `stale`, `lost`, `drift`).
 
     Signals:
-        retry_clicked(): the user asked for one fresh walk from the first page.
+        retry_clicked(): the user pressed the button: one fresh walk from the first page, or, for
+            `drift`, show the drift.
     """
 
     retry_clicked = Signal()
@@ -41,11 +43,13 @@ class StatusBanner(QFrame):
         layout.addWidget(self.label, 1)
         layout.addWidget(self.retry, 0, Qt.AlignmentFlag.AlignTop)
         self.kind: str | None = None
+        self.state = "none"  # the Banner's kind: what the button means
         self.hide()
 
     def show_banner(self, banner: Banner) -> None:
         """Show what the presenter says (or hide, for `none`)."""
         self.kind = banner.error_kind
+        self.state = banner.kind
         if banner.kind == "none":
             self.label.clear()
             self.hide()

@@ -87,7 +87,8 @@ class TimelinePanel(QWidget):
 
     def _show(self, index: int) -> None:
         self._live_batch.clear()
-        self.model.show(self._walks[index].pages if 0 <= index < len(self._walks) else ())
+        walk = self._walks[index] if 0 <= index < len(self._walks) else None
+        self.model.show(walk.pages if walk is not None else (), walk.related if walk is not None else frozenset())
         bad = self.model.offending_row()
         if bad is not None:
             self.view.scrollTo(self.model.index(bad, 0))

@@ -66,6 +66,8 @@ class ToolsPane(QWidget):
         # with it the view's expanded state; this gives it back when it shows again.
         self._expanded: set[str] = set()
         self._detail_tool: dict[str, Any] | None = None  # the tool the detail shows
+        self._marks: tuple[dict[str, str], frozenset[str]] = ({}, frozenset())
+        self.given = 0  # rows in the latest catalog given (ghosts included)
         self.filter = QLineEdit(self)
         self.filter.setObjectName("toolFilter")
         self.filter.setPlaceholderText("Filter tools by name or description")
@@ -104,16 +106,30 @@ class ToolsPane(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split)
 
-    def set_tools(self, tools: Sequence[dict[str, Any]]) -> None:
+    def set_tools(
+        self,
+        tools: Sequence[dict[str, Any]],
+        marks: dict[str, str] | None = None,
+        flagged: frozenset[str] = frozenset(),
+    ) -> None:
         """Show a new catalog: at once when it is small, else planned a slice per event (see `ToolsPlanner`).
 
+        `marks` and `flagged` (see `ToolTreeModel.set_marks`) apply with the catalog;
+        removed tools' ghost rows are among `tools`, after the catalog's own.
         A newer catalog given while one is being planned replaces it.
         """
+        self._marks = (dict(marks or {}), flagged)
+        self.given = len(tools)
         self._planner = self.model.planner(tools)
         if len(tools) <= SLICE:
             self._plan_step()
         else:
             QTimer.singleShot(0, self, self._plan_step)
+
+    @property
+    def marks(self) -> tuple[dict[str, str], frozenset[str]]:
+        """The marks given with the latest catalog (applied once it is)."""
+        return self._marks
 
     @property
     def planning(self) -> bool:
@@ -130,6 +146,7 @@ class ToolsPane(QWidget):
             return
         self._planner = None
         self.model.apply(planner)
+        self.model.set_marks(*self._marks)
         self._expanded = {name for name in self._expanded if self.model.has_tool(name)}
         self._on_current(self.tree.currentIndex())
         self.tools_applied.emit()

@@ -1,0 +1,194 @@
+"""What a new catalog means next to what came before: drift, approval, duplicates, reach, collisions.
+
+Plain data built from snapshots with `core.diff`; the runtime builds these off
+the GUI thread, the UI and the CLI only read them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from catalog_inspector.core.diff import CatalogDiff, Change, Severity, diff_catalogs, diff_item
+from catalog_inspector.core.errors import ErrorKind
+from catalog_inspector.core.lists import LIST_KINDS, LIST_NAMES, item_key
+from catalog_inspector.core.pins import PinCheck, Pins, check_pins
+from catalog_inspector.core.snapshot import Snapshot
+
+__all__ = [
+    "Duplicate",
+    "DriftReport",
+    "FirstPage",
+    "build_report",
+    "catalog_items",
+    "collisions",
+    "duplicates_of",
+    "first_page_only",
+]
+
+
+def catalog_items(snapshot: Snapshot) -> dict[str, Sequence[dict[str, Any]]]:
+    """Each list's items (empty for a list that did not complete)."""
+    return {
+        name: snapshot.lists[name].items if snapshot.lists[name].status == "complete" else ()
+        for name in LIST_NAMES
+    }
+
+
+@dataclass(frozen=True)
+class DriftReport:
+    """What one accepted refresh found.
+
+    Attributes:
+        taken_at: when the new catalog was taken.
+        base_taken_at: when the catalog it is compared with was taken; None for the first one kept.
+        diff: the drift from that catalog (None: nothing to compare with).
+        pins: how the new catalog measures up to the user's approval (None: never approved).
+        after_stale: the refresh followed the server saying its list changed.
+        removed_tools: the tools gone since `base` (the tree shows them as ghost rows).
+    """
+
+    taken_at: str
+    base_taken_at: str | None = None
+    diff: CatalogDiff | None = None
+    pins: PinCheck | None = None
+    after_stale: bool = False
+
+    @property
+    def worst(self) -> Severity | None:
+        return self.diff.worst() if self.diff is not None else None
+
+    @property
+    def pins_broken(self) -> bool:
+        return self.pins is not None and not self.pins.clean
+
+    @property
+    def alarm(self) -> bool:
+        """Breaking or warning drift, or an approved catalog that no longer matches: the sidebar badge."""
+        return self.worst in (Severity.BREAKING, Severity.WARNING) or self.pins_broken
+
+    @property
+    def removed_tools(self) -> tuple[dict[str, Any], ...]:
+        return tuple(self.diff.lists["tools"].removed) if self.diff is not None else ()
+
+    def tool_marks(self) -> dict[str, str]:
+        """Tool name → `added`, `changed` or `removed` (removed tools are the ghost rows)."""
+        if self.diff is None:
+            return {}
+        tools = self.diff.lists["tools"]
+        marks = {str(tool.get("name", "")): "added" for tool in tools.added}
+        marks.update((change.key, "changed") for change in tools.changed)
+        marks.update((str(tool.get("name", "")), "removed") for tool in tools.removed)
+        return marks
+
+    def headline(self, with_pins: bool = True) -> str:
+        """One line for a person: what changed, how badly, and (`with_pins`) whether the approval still holds."""
+        if self.diff is None:
+            text = "First catalog kept for this server: nothing to compare with yet."
+        elif self.diff.empty:
+            text = "Nothing changed since the catalog taken at " + _when(self.base_taken_at) + "."
+        else:
+            counts = self.diff.counts()
+            parts = [f"{counts[s]:,} {s.value}" for s in (Severity.BREAKING, Severity.WARNING, Severity.INFO) if counts.get(s)]
+            text = f"Changed since the catalog taken at {_when(self.base_taken_at)}: {', '.join(parts)}."
+        if self.after_stale:
+            text = "Refreshed after the server said its list changed. " + text
+        if with_pins and self.pins is not None:
+            text += " " + self.pins.summary()
+        return text
+
+
+def _when(taken_at: str | None) -> str:
+    return (taken_at or "?")[:19].replace("T", " ") + " UTC"
+
+
+def build_report(
+    base: Snapshot | None, new: Snapshot, pins: Pins | None = None, after_stale: bool = False
+) -> DriftReport:
+    """Diff `new` against `base` and check it against `pins` (linear in the catalogs)."""
+    diff = diff_catalogs(catalog_items(base), catalog_items(new)) if base is not None else None
+    check = check_pins(pins, new.tools.items) if pins is not None else None
+    return DriftReport(
+        taken_at=new.taken_at,
+        base_taken_at=base.taken_at if base is not None else None,
+        diff=diff,
+        pins=check,
+        after_stale=after_stale,
+    )
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """A key that appeared twice in one walk: where, both definitions, and how they differ."""
+
+    list_name: str
+    key: str
+    pages: tuple[int, ...]
+    first: Mapping[str, Any] | None
+    second: Mapping[str, Any] | None
+    changes: tuple[Change, ...] = field(default=())
+
+    @property
+    def identical(self) -> bool:
+        return self.first is not None and self.first == self.second
+
+
+def duplicates_of(snapshot: Snapshot) -> list[Duplicate]:
+    """Each duplicated key of a walk rejected for one, with both definitions diffed against each other."""
+    found: list[Duplicate] = []
+    for name in LIST_NAMES:
+        error = snapshot.lists[name].error
+        if error is None or error.kind is not ErrorKind.DUPLICATE_NAME:
+            continue
+        details = error.details
+        definitions = details.get("definitions")
+        first = second = None
+        if isinstance(definitions, list) and len(definitions) == 2:
+            first, second = (d if isinstance(d, dict) else None for d in definitions)
+        pages = tuple(p for p in details.get("pages", ()) if isinstance(p, int))
+        changes = diff_item(name, first, second) if first is not None and second is not None else ()
+        key = details.get("name")
+        found.append(Duplicate(name, str(key) if key is not None else "?", pages, first, second, changes))
+    return found
+
+
+@dataclass(frozen=True)
+class FirstPage:
+    """What a host that reads only the first page (ignores `nextCursor`) gets of a list."""
+
+    list_name: str
+    seen: int
+    total: int
+    hidden: tuple[str, ...]  # the keys it never sees, in server order
+
+    def summary(self) -> str:
+        noun = LIST_KINDS[self.list_name].plural
+        if not self.hidden:
+            return f"A host that reads only the first page sees all {self.total:,} {noun}."
+        return (
+            f"A host that reads only the first page sees {self.seen:,} of {self.total:,} {noun}: "
+            f"{len(self.hidden):,} are on later pages."
+        )
+
+
+def first_page_only(snapshot: Snapshot, list_name: str = "tools") -> FirstPage:
+    result = snapshot.lists[list_name]
+    pages = result.pages
+    first = set(pages[0].names) if pages else set()
+    keys = [item_key(list_name, item) for item in result.items]
+    hidden = tuple(key for key in keys if key not in first)
+    return FirstPage(list_name, len(keys) - len(hidden), len(keys), hidden)
+
+
+def collisions(catalogs: Mapping[str, Iterable[str]]) -> dict[str, tuple[str, ...]]:
+    """Tool names offered by more than one server (server name → its tool names), with the servers in order.
+
+    A host that aggregates servers under one name space (the SDK's
+    `ClientSessionGroup`) would let the later server's tool silently win.
+    """
+    where: dict[str, list[str]] = {}
+    for server, names in catalogs.items():
+        for name in dict.fromkeys(names):
+            where.setdefault(name, []).append(server)
+    return {name: tuple(servers) for name, servers in where.items() if len(servers) > 1}

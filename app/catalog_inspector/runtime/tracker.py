@@ -1,0 +1,296 @@
+"""The runtime's owner of catalog history: what each accepted refresh changed, approvals, collisions.
+
+Every accepted catalog is kept in the history (when there is one) and diffed
+against the catalog accepted before it, in this run or, after a restart, the
+newest one kept on disk. Reading, diffing, digesting and writing all run on the
+offload threads; the GUI thread only receives the finished report. One
+server's reports are made in the order its catalogs were accepted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from catalog_inspector.core.config import ServerSpec
+from catalog_inspector.core.diff import CatalogDiff, diff_catalogs
+from catalog_inspector.core.drift import DriftReport, build_report, catalog_items, collisions
+from catalog_inspector.core.history import Entry, History
+from catalog_inspector.core.pins import PinCheck, Pins, check_pins, forget_pins, load_pins, save_pins
+from catalog_inspector.core.snapshot import Snapshot
+from catalog_inspector.runtime.offload import Offload
+from catalog_inspector.runtime.supervisor import ServerSupervisor
+
+__all__ = ["Comparison", "DriftTracker"]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The drift between two catalogs the user chose: their labels, and the diff or why there is none."""
+
+    old_label: str
+    new_label: str
+    diff: CatalogDiff | None = None
+    error: str | None = None
+
+
+class DriftTracker(QObject):
+    """Drift reports, history listings and approvals, per server name.
+
+    Attributes:
+        history: where accepted catalogs are kept (None: nothing is kept on disk;
+            drift is still reported within one run).
+        reports: the latest accepted refresh's report per server.
+        entries: each server's kept snapshots, oldest first (as last listed).
+        pins: each server's approval, once loaded (None: never approved).
+        collisions: tool name → the servers (in config order) whose accepted catalogs offer it, when more than one.
+
+    Signals:
+        report_ready(str): a new report for this server is in `reports`.
+        history_changed(str): this server's `entries` changed.
+        collisions_changed(): `collisions` changed.
+        failed(str, str): a history or approval file could not be read or written (server, message).
+        comparison_ready(str, object): a comparison asked for with `request_comparison` (server, Comparison).
+    """
+
+    report_ready = Signal(str)
+    history_changed = Signal(str)
+    collisions_changed = Signal()
+    failed = Signal(str, str)
+    comparison_ready = Signal(str, object)
+
+    def __init__(self, supervisors: list[ServerSupervisor], offload: Offload, history: History | None) -> None:
+        super().__init__()
+        self.history = history
+        self.reports: dict[str, DriftReport] = {}
+        self.entries: dict[str, list[Entry]] = {}
+        self.pins: dict[str, Pins | None] = {}
+        self.collisions: dict[str, tuple[str, ...]] = {}
+        self._offload = offload
+        self._supervisors = {s.spec.name: s for s in supervisors}
+        self._last: dict[str, Snapshot] = {}  # the catalog each server's next one is compared with
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        for supervisor in supervisors:
+            supervisor.catalog_accepted.connect(self._on_supervisor_catalog_accepted)
+
+    def report_for(self, supervisor: ServerSupervisor) -> DriftReport | None:
+        """The report of the catalog the server shows now (None while it is being made)."""
+        report = self.reports.get(supervisor.spec.name)
+        accepted = supervisor.accepted
+        return report if report is not None and accepted is not None and report.taken_at == accepted.taken_at else None
+
+    # -- following the supervisors --------------------------------------------
+    def _on_supervisor_catalog_accepted(self, snapshot: Snapshot) -> None:
+        supervisor = self.sender()
+        if not isinstance(supervisor, ServerSupervisor):
+            return
+        name = supervisor.spec.name
+        previous = self._last.get(name)
+        self._last[name] = snapshot  # taken now, in acceptance order: the next refresh compares with this one
+        attempt = supervisor.attempt
+        after_stale = attempt is not None and attempt.after_stale
+        self._spawn(self._track(supervisor.spec, previous, snapshot, after_stale))
+        self._spawn(self._collide())
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _lock(self, name: str) -> asyncio.Lock:
+        return self._locks.setdefault(name, asyncio.Lock())
+
+    async def _track(self, spec: ServerSpec, previous: Snapshot | None, snapshot: Snapshot, after_stale: bool) -> None:
+        name = spec.name
+        async with self._lock(name):
+            try:
+                report, pins = await self._offload.run(self._report, spec, previous, snapshot, after_stale)
+                self.pins[name] = pins
+            except RuntimeError:
+                return  # shutting down
+            except Exception as exc:  # a damaged file must not cost the user the catalog
+                self.failed.emit(name, f"could not compare with the history: {exc}")
+                report = DriftReport(taken_at=snapshot.taken_at, after_stale=after_stale)
+            self.reports[name] = report
+            self.report_ready.emit(name)
+            if self.history is not None:
+                try:
+                    await self._offload.run(self.history.save, spec, snapshot)
+                except RuntimeError:
+                    return
+                except OSError as exc:
+                    self.failed.emit(name, f"could not keep the catalog in the history: {exc.strerror or exc}")
+            await self._refresh_entries(spec)
+
+    def _report(
+        self, spec: ServerSpec, previous: Snapshot | None, snapshot: Snapshot, after_stale: bool
+    ) -> tuple[DriftReport, Pins | None]:
+        """On a worker thread: load what to compare with, diff, check the approval."""
+        history = self.history
+        if previous is None and history is not None:
+            latest = history.latest(spec)
+            previous = latest[1] if latest is not None else None
+        pins = load_pins(history.directory(spec)) if history is not None else self.pins.get(spec.name)
+        return build_report(previous, snapshot, pins, after_stale), pins
+
+    async def _refresh_entries(self, spec: ServerSpec) -> None:
+        if self.history is None:
+            return
+        try:
+            self.entries[spec.name] = await self._offload.run(self.history.entries, spec)
+        except RuntimeError:
+            return
+        self.history_changed.emit(spec.name)
+
+    async def _collide(self) -> None:
+        catalogs = {
+            name: [str(tool.get("name", "")) for tool in s.accepted.tools.items]
+            for name, s in self._supervisors.items()
+            if s.accepted is not None
+        }
+        try:
+            found = await self._offload.run(collisions, catalogs)
+        except RuntimeError:
+            return
+        if found != self.collisions:
+            self.collisions = found
+            self.collisions_changed.emit()
+
+    # -- what the user asks ----------------------------------------------------
+    def list_history(self, name: str) -> None:
+        """List the server's kept snapshots (`history_changed` says when `entries` has them)."""
+        supervisor = self._supervisors.get(name)
+        if supervisor is not None:
+            self._spawn(self._refresh_entries(supervisor.spec))
+
+    def delete(self, name: str, entry: Entry) -> None:
+        """Delete one kept snapshot; `history_changed` follows."""
+        supervisor = self._supervisors.get(name)
+        if supervisor is None or self.history is None:
+            return
+        self._spawn(self._delete(supervisor.spec, entry))
+
+    async def _delete(self, spec: ServerSpec, entry: Entry) -> None:
+        assert self.history is not None
+        try:
+            await self._offload.run(self.history.delete, entry)
+        except RuntimeError:
+            return
+        except OSError as exc:
+            self.failed.emit(spec.name, f"could not delete {entry.path.name}: {exc.strerror or exc}")
+        await self._refresh_entries(spec)
+
+    def set_keep(self, keep: int) -> None:
+        """Keep at most `keep` snapshots per server from now on (the excess goes now)."""
+        if self.history is None:
+            return
+        self.history.keep = max(1, keep)
+        for supervisor in self._supervisors.values():
+            self._spawn(self._prune(supervisor.spec))
+
+    async def _prune(self, spec: ServerSpec) -> None:
+        assert self.history is not None
+        try:
+            doomed = await self._offload.run(self.history.prune, spec)
+        except (RuntimeError, OSError):
+            return
+        if doomed:
+            await self._refresh_entries(spec)
+
+    def approve(self, name: str) -> bool:
+        """Pin the server's accepted tools as approved; the report's check follows. False without a catalog."""
+        supervisor = self._supervisors.get(name)
+        if supervisor is None or supervisor.accepted is None:
+            return False
+        self._spawn(self._approve(supervisor.spec, supervisor.accepted))
+        return True
+
+    async def _approve(self, spec: ServerSpec, snapshot: Snapshot) -> None:
+        stamp = datetime.now(UTC).isoformat(timespec="milliseconds")
+        async with self._lock(spec.name):
+            try:
+                pins = await self._offload.run(Pins.of, snapshot.tools.items, stamp)
+                if self.history is not None:
+                    await self._offload.run(save_pins, self.history.directory(spec), pins)
+                check = await self._offload.run(check_pins, pins, snapshot.tools.items)
+            except RuntimeError:
+                return
+            except OSError as exc:
+                self.failed.emit(spec.name, f"could not save the approval: {exc.strerror or exc}")
+                return
+            self.pins[spec.name] = pins
+            self._replace_pins(spec.name, snapshot, check)
+
+    def forget_approval(self, name: str) -> None:
+        supervisor = self._supervisors.get(name)
+        if supervisor is None:
+            return
+        self._spawn(self._forget(supervisor.spec))
+
+    async def _forget(self, spec: ServerSpec) -> None:
+        async with self._lock(spec.name):
+            if self.history is not None:
+                try:
+                    await self._offload.run(forget_pins, self.history.directory(spec))
+                except (RuntimeError, OSError):
+                    return
+            self.pins[spec.name] = None
+            report = self.reports.get(spec.name)
+            if report is not None:
+                self.reports[spec.name] = DriftReport(
+                    report.taken_at, report.base_taken_at, report.diff, None, report.after_stale
+                )
+                self.report_ready.emit(spec.name)
+
+    def _replace_pins(self, name: str, snapshot: Snapshot, check: PinCheck) -> None:
+        report = self.reports.get(name) or DriftReport(taken_at=snapshot.taken_at)
+        self.reports[name] = DriftReport(report.taken_at, report.base_taken_at, report.diff, check, report.after_stale)
+        self.report_ready.emit(name)
+
+    def request_comparison(self, name: str, old: Entry, new: Entry | None) -> None:
+        """Compare two kept snapshots (`new` None: the accepted catalog); `comparison_ready` brings the result."""
+        supervisor = self._supervisors.get(name)
+        if supervisor is None:
+            return
+        current = supervisor.accepted
+        self._spawn(self._comparison(name, old, new if new is not None else current))
+
+    async def _comparison(self, name: str, old: Entry, new: Entry | Snapshot | None) -> None:
+        old_label = old.label()
+        new_label = new.label() if isinstance(new, Entry) else "the catalog shown now"
+        if new is None:
+            self.comparison_ready.emit(name, Comparison(old_label, new_label, error="no catalog is shown now"))
+            return
+        try:
+            diff = await self.compare(old, new)
+        except RuntimeError:
+            return
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            message = f"could not read a kept snapshot: {exc}"
+            self.comparison_ready.emit(name, Comparison(old_label, new_label, error=message))
+            return
+        self.comparison_ready.emit(name, Comparison(old_label, new_label, diff))
+
+    async def compare(self, old: Entry | Snapshot, new: Entry | Snapshot) -> CatalogDiff:
+        """The drift between any two catalogs (kept snapshots or live ones), computed off the GUI thread.
+
+        Raises:
+            OSError, ValueError: a kept snapshot could not be read.
+            RuntimeError: the runtime is shutting down.
+        """
+        return await self._offload.run(self._compare, old, new)
+
+    def _compare(self, old: Entry | Snapshot, new: Entry | Snapshot) -> CatalogDiff:
+        def load(side: Entry | Snapshot) -> Snapshot:
+            if isinstance(side, Snapshot):
+                return side
+            assert self.history is not None
+            return self.history.load(side)
+
+        return diff_catalogs(catalog_items(load(old)), catalog_items(load(new)))

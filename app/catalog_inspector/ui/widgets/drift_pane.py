@@ -1,0 +1,274 @@
+"""The drift tab: what the last refresh changed (or any two kept snapshots), the history, and the approval."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelection, Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from catalog_inspector.core.diff import CatalogDiff
+from catalog_inspector.core.drift import DriftReport
+from catalog_inspector.core.history import DEFAULT_KEEP, Entry
+from catalog_inspector.core.text import visible
+from catalog_inspector.runtime.tracker import Comparison
+from catalog_inspector.ui.models.drift_rows import DriftModel, value_text
+from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
+from catalog_inspector.ui.widgets.tables import compact_table
+
+__all__ = ["DriftPane"]
+
+VALUE_CAP = 100_000
+ENTRY_ROLE = Qt.ItemDataRole.UserRole + 20
+
+
+def _label(object_name: str, parent: QWidget) -> QLabel:
+    label = QLabel(parent)
+    label.setObjectName(object_name)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setWordWrap(True)
+    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+    return label
+
+
+def _summary(diff: CatalogDiff) -> str:
+    if diff.empty:
+        return "no changes"
+    counts = diff.counts()
+    return ", ".join(f"{counts[s]:,} {s.value}" for s in counts if counts[s])
+
+
+class DriftPane(QWidget):
+    """Shows one diff as a table with the selected change's old and new values side by side.
+
+    By default it shows what the last accepted refresh changed; picking kept
+    snapshots in the history and pressing Compare shows the drift between them
+    (one picked: between it and the catalog shown now).
+
+    Signals:
+        approve_clicked(): approve (pin) the catalog shown now.
+        forget_clicked(): forget the approval.
+        compare_requested(object, object): compare an Entry with another Entry, or with None (the catalog shown now).
+        delete_requested(object): delete a kept Entry.
+        keep_changed(int): keep at most this many snapshots per server.
+    """
+
+    approve_clicked = Signal()
+    forget_clicked = Signal()
+    compare_requested = Signal(object, object)
+    delete_requested = Signal(object)
+    keep_changed = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.showing_comparison = False
+        self._report: DriftReport | None = None
+        self.summary = _label("driftSummary", self)
+        self.pin_status = _label("pinStatus", self)
+        self.approve_button = QPushButton("Approve this catalog", self)
+        self.approve_button.setObjectName("approveButton")
+        self.approve_button.setToolTip(
+            "Pin every tool's name, description, annotations and schemas: later catalogs that differ are flagged"
+        )
+        self.approve_button.clicked.connect(self.approve_clicked)
+        self.forget_button = QPushButton("Forget approval", self)
+        self.forget_button.setObjectName("forgetApprovalButton")
+        self.forget_button.clicked.connect(self.forget_clicked)
+        self.latest_button = QPushButton("Show last refresh", self)
+        self.latest_button.setObjectName("lastRefreshButton")
+        self.latest_button.clicked.connect(self._on_latest_clicked)
+
+        self.model = DriftModel(self)
+        self.view = QTableView(self)
+        self.view.setObjectName("driftView")
+        self.view.setModel(self.model)
+        compact_table(self.view, QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        for column, width in enumerate((64, 56, 130, 90, 160, 110, 110)):
+            self.view.setColumnWidth(column, width)
+        self.view.selectionModel().selectionChanged.connect(self._on_view_selection_changed)
+        self.old_view = plain_text_view("driftOld", self)
+        self.old_view.setPlaceholderText("The old value of the selected change")
+        self.new_view = plain_text_view("driftNew", self)
+        self.new_view.setPlaceholderText("The new value of the selected change")
+        self.reason = _label("driftReason", self)
+        sides_split = QSplitter(Qt.Orientation.Horizontal, self)
+        sides_split.addWidget(self.old_view)
+        sides_split.addWidget(self.new_view)
+        sides = QWidget(self)
+        sides_layout = QVBoxLayout(sides)
+        sides_layout.setContentsMargins(0, 0, 0, 0)
+        sides_layout.addWidget(self.reason)
+        sides_layout.addWidget(sides_split, 1)
+
+        self.history = QListWidget(self)
+        self.history.setObjectName("historyList")
+        self.history.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.history.itemSelectionChanged.connect(self._on_history_selection_changed)
+        self.compare_button = QPushButton("Compare", self)
+        self.compare_button.setObjectName("compareButton")
+        self.compare_button.setToolTip("One snapshot picked: compare it with the catalog shown now; two: with each other")
+        self.compare_button.clicked.connect(self._on_compare_clicked)
+        self.delete_button = QPushButton("Delete", self)
+        self.delete_button.setObjectName("deleteSnapshotButton")
+        self.delete_button.clicked.connect(self._on_delete_clicked)
+        self.keep = QSpinBox(self)
+        self.keep.setObjectName("historyKeep")
+        self.keep.setRange(1, 10_000)
+        self.keep.setValue(DEFAULT_KEEP)
+        self.keep.setPrefix("Keep last ")
+        self.keep.setSuffix(" per server")
+        self.keep.editingFinished.connect(self._on_keep_editing_finished)
+        history_box = QWidget(self)
+        history_layout = QVBoxLayout(history_box)
+        history_layout.setContentsMargins(0, 0, 0, 0)
+        title = QLabel("Kept snapshots (newest first):", history_box)
+        title.setTextFormat(Qt.TextFormat.PlainText)
+        history_layout.addWidget(title)
+        history_layout.addWidget(self.history, 1)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.compare_button)
+        buttons.addWidget(self.delete_button)
+        history_layout.addLayout(buttons)
+        history_layout.addWidget(self.keep)
+
+        top = QHBoxLayout()
+        top.addWidget(self.summary, 1)
+        top.addWidget(self.latest_button)
+        pins = QHBoxLayout()
+        pins.addWidget(self.pin_status, 1)
+        pins.addWidget(self.approve_button)
+        pins.addWidget(self.forget_button)
+        changes = QSplitter(Qt.Orientation.Vertical, self)
+        changes.addWidget(self.view)
+        changes.addWidget(sides)
+        changes.setSizes([420, 220])
+        right = QWidget(self)
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.addLayout(top)
+        right_layout.addLayout(pins)
+        right_layout.addWidget(changes, 1)
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        split.addWidget(right)
+        split.addWidget(history_box)
+        split.setSizes([940, 220])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(split)
+        self._update_buttons()
+        self.show_report(None, has_catalog=False, approved=False)
+
+    # -- what the window gives --------------------------------------------------
+    def show_report(self, report: DriftReport | None, has_catalog: bool, approved: bool) -> None:
+        """The last refresh's drift (unless a comparison the user asked for is on screen) and the approval."""
+        self._report = report
+        self.approve_button.setEnabled(has_catalog)
+        self.forget_button.setEnabled(approved)
+        if report is not None and report.pins is not None:
+            self.pin_status.setText("Approval: " + report.pins.summary())
+        elif approved:
+            self.pin_status.setText("Approval: checking the catalog against it…")
+        else:
+            self.pin_status.setText("Approval: none. Approve a catalog to be warned when any tool's definition changes.")
+        if self.showing_comparison:
+            return
+        self.latest_button.setEnabled(False)
+        if report is None:
+            text = "No catalog yet." if not has_catalog else "Comparing with the history…"
+            self.summary.setText(text)
+            self._show_diff(None)
+            return
+        self.summary.setText(report.headline(with_pins=False))
+        self._show_diff(report.diff)
+
+    def show_comparison(self, comparison: Comparison) -> None:
+        self.showing_comparison = True
+        self.latest_button.setEnabled(True)
+        if comparison.diff is None:
+            self.summary.setText(f"Could not compare {comparison.old_label} with {comparison.new_label}: {comparison.error}")
+            self._show_diff(None)
+            return
+        self.summary.setText(f"From {comparison.old_label} to {comparison.new_label}: {_summary(comparison.diff)}.")
+        self._show_diff(comparison.diff)
+
+    def set_history(self, entries: list[Entry]) -> None:
+        """The kept snapshots, newest first (the picked ones stay picked)."""
+        picked = {entry.path for entry in self.picked()}
+        self.history.blockSignals(True)
+        self.history.clear()
+        for entry in entries:
+            item = QListWidgetItem(entry.label(), self.history)
+            item.setData(ENTRY_ROLE, entry)
+            item.setToolTip(entry.label(every_list=True))  # our own words: no server text in it
+            item.setSelected(entry.path in picked)
+        self.history.blockSignals(False)
+        self._update_buttons()
+
+    def set_keep(self, keep: int) -> None:
+        self.keep.setValue(keep)
+
+    def picked(self) -> list[Entry]:
+        """The kept snapshots the user picked, oldest first."""
+        entries = [item.data(ENTRY_ROLE) for item in self.history.selectedItems()]
+        return sorted((e for e in entries if isinstance(e, Entry)), key=lambda e: e.path.name)
+
+    # -- what the user does -----------------------------------------------------
+    def _show_diff(self, diff: CatalogDiff | None) -> None:
+        self.model.set_diff(diff)
+        self.old_view.clear()
+        self.new_view.clear()
+        self.reason.clear()
+        if self.model.rowCount():
+            self.view.selectRow(0)
+
+    def _on_view_selection_changed(self, _selected: QItemSelection, _deselected: QItemSelection) -> None:
+        rows = self.view.selectionModel().selectedRows()
+        row = self.model.row_at(rows[0].row()) if rows else None
+        if row is None:
+            self.old_view.clear()
+            self.new_view.clear()
+            self.reason.clear()
+            return
+        where = f"{row.field} {row.pointer}".strip() if row.what == "changed" else "the whole item"
+        self.reason.setText(f"{row.severity.value}: {visible(row.key, 200)}, {visible(where, 300)}: {visible(row.reason, 600)}")
+        set_capped_text(self.old_view, value_text(row.old, 2), VALUE_CAP)
+        set_capped_text(self.new_view, value_text(row.new, 2), VALUE_CAP)
+
+    def _on_latest_clicked(self) -> None:
+        self.showing_comparison = False
+        self.show_report(self._report, self.approve_button.isEnabled(), self.forget_button.isEnabled())
+
+    def _on_history_selection_changed(self) -> None:
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        count = len(self.history.selectedItems())
+        self.compare_button.setEnabled(count in (1, 2))
+        self.delete_button.setEnabled(count >= 1)
+
+    def _on_compare_clicked(self) -> None:
+        picked = self.picked()
+        if len(picked) == 1:
+            self.compare_requested.emit(picked[0], None)
+        elif len(picked) == 2:
+            self.compare_requested.emit(picked[0], picked[1])
+
+    def _on_delete_clicked(self) -> None:
+        for entry in self.picked():
+            self.delete_requested.emit(entry)
+
+    def _on_keep_editing_finished(self) -> None:
+        self.keep_changed.emit(self.keep.value())
