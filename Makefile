@@ -22,6 +22,7 @@ bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/bench_walk.py $(BENCH_ARGS)
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/bench_tree.py
 	$(PY) tests/benchmarks/bench_diff.py
+	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/bench_drift_ui.py
 
 # For running the window on a virtual display (xvfb-run) on Debian.
 screenshot-deps:

@@ -221,9 +221,10 @@ def test_a_refresh_after_a_stale_mark_says_whether_anything_changed(harness: Har
 def test_the_reach_tab_shows_what_first_page_hosts_miss_and_cross_server_collisions(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = harness.window([demo_spec("normal", name="one"), demo_spec("single", name="two")])
     wait_for(qtbot, lambda: window.current is not None and window.current.state is ServerState.READY)
+    wait_for(qtbot, lambda: reported(window))
     summary = window.findChild(QLabel, "firstPageSummary").text()
     assert "sees 1 of 3 tools" in summary
-    hidden = window.findChild(QListView, "firstPageView").model()
+    hidden = window.findChild(QTableView, "firstPageView").model()
     assert [hidden.index(r, 0).data() for r in range(hidden.rowCount())] == ["count_items", "delete_everything"]
     window.select_server("two")
     wait_for(qtbot, lambda: window.current is not None and window.current.state is ServerState.READY)

@@ -10,21 +10,23 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from catalog_inspector.core.diff import CatalogDiff, Change, Severity, diff_catalogs, diff_item
+from catalog_inspector.core.diff import ABSENT, CatalogDiff, Change, Severity, diff_catalogs, diff_item
 from catalog_inspector.core.errors import ErrorKind
 from catalog_inspector.core.lists import LIST_KINDS, LIST_NAMES, item_key
 from catalog_inspector.core.pins import PinCheck, Pins, check_pins
 from catalog_inspector.core.snapshot import Snapshot
 
 __all__ = [
-    "Duplicate",
     "DriftReport",
+    "DriftRow",
+    "Duplicate",
     "FirstPage",
     "build_report",
     "catalog_items",
     "collisions",
     "duplicates_of",
     "first_page_only",
+    "rows_of",
 ]
 
 
@@ -37,6 +39,45 @@ def catalog_items(snapshot: Snapshot) -> dict[str, Sequence[dict[str, Any]]]:
 
 
 @dataclass(frozen=True)
+class DriftRow:
+    """One change as the table shows it (values are the JSON values, ABSENT where there was none)."""
+
+    severity: Severity
+    what: str  # "removed", "changed", "added" or "moved"
+    list_name: str
+    key: str
+    field: str
+    pointer: str
+    old: Any
+    new: Any
+    reason: str
+
+
+def rows_of(diff: CatalogDiff) -> list[DriftRow]:
+    """Every change of `diff` as rows: breaking first, then warning, then info; lists in table order."""
+    rows: list[DriftRow] = []
+    for list_name, changes in diff.lists.items():
+        noun = LIST_KINDS[list_name].key_noun
+        for item in changes.removed:
+            key = item_key(list_name, item)
+            rows.append(DriftRow(Severity.BREAKING, "removed", list_name, key, "", "", item, ABSENT, f"{noun} removed"))
+        for changed in changes.changed:
+            for one in changed.changes:
+                rows.append(
+                    DriftRow(one.severity, "changed", list_name, changed.key, one.field, one.pointer, one.old, one.new, one.reason)
+                )
+        for item in changes.added:
+            key = item_key(list_name, item)
+            rows.append(DriftRow(Severity.INFO, "added", list_name, key, "", "", ABSENT, item, f"{noun} added"))
+        for move in changes.moved:
+            reason = f"moved from place {move.old_index} to {move.new_index} among the items both catalogs have"
+            rows.append(DriftRow(Severity.INFO, "moved", list_name, move.key, "", "", move.old_index, move.new_index, reason))
+    rank = {Severity.BREAKING: 0, Severity.WARNING: 1, Severity.INFO: 2}
+    rows.sort(key=lambda row: rank[row.severity])  # stable: list and item order stay within a severity
+    return rows
+
+
+@dataclass(frozen=True)
 class DriftReport:
     """What one accepted refresh found.
 
@@ -46,7 +87,8 @@ class DriftReport:
         diff: the drift from that catalog (None: nothing to compare with).
         pins: how the new catalog measures up to the user's approval (None: never approved).
         after_stale: the refresh followed the server saying its list changed.
-        removed_tools: the tools gone since `base` (the tree shows them as ghost rows).
+        rows: the diff's changes as a table shows them, worst first (made with the diff, off the GUI thread).
+        reach: what a host that reads only the first page gets of the tools.
     """
 
     taken_at: str
@@ -54,6 +96,8 @@ class DriftReport:
     diff: CatalogDiff | None = None
     pins: PinCheck | None = None
     after_stale: bool = False
+    rows: tuple[DriftRow, ...] = ()
+    reach: FirstPage | None = None
 
     @property
     def worst(self) -> Severity | None:
@@ -115,6 +159,8 @@ def build_report(
         diff=diff,
         pins=check,
         after_stale=after_stale,
+        rows=tuple(rows_of(diff)) if diff is not None else (),
+        reach=first_page_only(new),
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -19,7 +19,7 @@ from PySide6.QtCore import QObject, Signal
 
 from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.diff import CatalogDiff, diff_catalogs
-from catalog_inspector.core.drift import DriftReport, build_report, catalog_items, collisions
+from catalog_inspector.core.drift import DriftReport, DriftRow, build_report, catalog_items, collisions, rows_of
 from catalog_inspector.core.history import Entry, History
 from catalog_inspector.core.pins import PinCheck, Pins, check_pins, forget_pins, load_pins, save_pins
 from catalog_inspector.core.snapshot import Snapshot
@@ -37,6 +37,7 @@ class Comparison:
     new_label: str
     diff: CatalogDiff | None = None
     error: str | None = None
+    rows: tuple[DriftRow, ...] = ()
 
 
 class DriftTracker(QObject):
@@ -243,14 +244,12 @@ class DriftTracker(QObject):
             self.pins[spec.name] = None
             report = self.reports.get(spec.name)
             if report is not None:
-                self.reports[spec.name] = DriftReport(
-                    report.taken_at, report.base_taken_at, report.diff, None, report.after_stale
-                )
+                self.reports[spec.name] = replace(report, pins=None)
                 self.report_ready.emit(spec.name)
 
     def _replace_pins(self, name: str, snapshot: Snapshot, check: PinCheck) -> None:
         report = self.reports.get(name) or DriftReport(taken_at=snapshot.taken_at)
-        self.reports[name] = DriftReport(report.taken_at, report.base_taken_at, report.diff, check, report.after_stale)
+        self.reports[name] = replace(report, pins=check)
         self.report_ready.emit(name)
 
     def request_comparison(self, name: str, old: Entry, new: Entry | None) -> None:
@@ -268,14 +267,14 @@ class DriftTracker(QObject):
             self.comparison_ready.emit(name, Comparison(old_label, new_label, error="no catalog is shown now"))
             return
         try:
-            diff = await self.compare(old, new)
+            diff, rows = await self._offload.run(self._compare_rows, old, new)
         except RuntimeError:
             return
         except (OSError, ValueError, KeyError, TypeError) as exc:
             message = f"could not read a kept snapshot: {exc}"
             self.comparison_ready.emit(name, Comparison(old_label, new_label, error=message))
             return
-        self.comparison_ready.emit(name, Comparison(old_label, new_label, diff))
+        self.comparison_ready.emit(name, Comparison(old_label, new_label, diff, rows=rows))
 
     async def compare(self, old: Entry | Snapshot, new: Entry | Snapshot) -> CatalogDiff:
         """The drift between any two catalogs (kept snapshots or live ones), computed off the GUI thread.
@@ -285,6 +284,10 @@ class DriftTracker(QObject):
             RuntimeError: the runtime is shutting down.
         """
         return await self._offload.run(self._compare, old, new)
+
+    def _compare_rows(self, old: Entry, new: Entry | Snapshot) -> tuple[CatalogDiff, tuple[DriftRow, ...]]:
+        diff = self._compare(old, new)
+        return diff, tuple(rows_of(diff))
 
     def _compare(self, old: Entry | Snapshot, new: Entry | Snapshot) -> CatalogDiff:
         def load(side: Entry | Snapshot) -> Snapshot:

@@ -308,7 +308,6 @@ class MainWindow(QMainWindow):
         for name, pane in self.list_panes.items():
             pane.model.set_items(catalog.lists[name].items if catalog else [])
         set_capped_text(self.server_info, presenter.server_text())
-        self.checks_pane.show_first_page(presenter.first_page())
 
     def _on_presenter_walks_changed(self) -> None:
         presenter = self._presenter
@@ -333,6 +332,7 @@ class MainWindow(QMainWindow):
         approved = tracker.pins.get(presenter.supervisor.spec.name) is not None
         self.drift_pane.show_report(presenter.report, presenter.catalog is not None, approved)
         self.drift_pane.set_history(presenter.history())
+        self.checks_pane.show_first_page(presenter.first_page())
         report = presenter.report
         alarm = report is not None and report.alarm
         self.tabs.setTabText(self.tabs.indexOf(self.drift_pane), "Drift ⚠" if alarm else "Drift")

@@ -15,7 +15,7 @@ from typing import Literal
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.drift import DriftReport, Duplicate, FirstPage, duplicates_of, first_page_only
+from catalog_inspector.core.drift import DriftReport, Duplicate, FirstPage, duplicates_of
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind
 from catalog_inspector.core.history import Entry
 from catalog_inspector.core.lists import LIST_KINDS
@@ -250,8 +250,9 @@ class ServerPresenter(QObject):
         return duplicates_of(snapshot)
 
     def first_page(self) -> FirstPage | None:
-        accepted = self.supervisor.accepted
-        return first_page_only(accepted) if accepted is not None else None
+        """What a first-page-only host gets of the accepted tools (made with the drift report, off the GUI thread)."""
+        report = self.report
+        return report.reach if report is not None else None
 
     def history(self) -> list[Entry]:
         """The server's kept snapshots, newest first."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QItemSelection, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -19,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from catalog_inspector.core.diff import CatalogDiff
-from catalog_inspector.core.drift import DriftReport
+from catalog_inspector.core.drift import DriftReport, DriftRow
 from catalog_inspector.core.history import DEFAULT_KEEP, Entry
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime.tracker import Comparison
@@ -189,20 +191,20 @@ class DriftPane(QWidget):
         if report is None:
             text = "No catalog yet." if not has_catalog else "Comparing with the history…"
             self.summary.setText(text)
-            self._show_diff(None)
+            self._show_rows(())
             return
         self.summary.setText(report.headline(with_pins=False))
-        self._show_diff(report.diff)
+        self._show_rows(report.rows)
 
     def show_comparison(self, comparison: Comparison) -> None:
         self.showing_comparison = True
         self.latest_button.setEnabled(True)
         if comparison.diff is None:
             self.summary.setText(f"Could not compare {comparison.old_label} with {comparison.new_label}: {comparison.error}")
-            self._show_diff(None)
+            self._show_rows(())
             return
         self.summary.setText(f"From {comparison.old_label} to {comparison.new_label}: {_summary(comparison.diff)}.")
-        self._show_diff(comparison.diff)
+        self._show_rows(comparison.rows)
 
     def set_history(self, entries: list[Entry]) -> None:
         """The kept snapshots, newest first (the picked ones stay picked)."""
@@ -226,8 +228,8 @@ class DriftPane(QWidget):
         return sorted((e for e in entries if isinstance(e, Entry)), key=lambda e: e.path.name)
 
     # -- what the user does -----------------------------------------------------
-    def _show_diff(self, diff: CatalogDiff | None) -> None:
-        self.model.set_diff(diff)
+    def _show_rows(self, rows: Sequence[DriftRow]) -> None:
+        self.model.set_rows(rows)
         self.old_view.clear()
         self.new_view.clear()
         self.reason.clear()
