@@ -93,7 +93,9 @@ def test_files_that_are_not_snapshots_are_usage_errors_that_name_themselves(tmp_
     other.write_text(json.dumps({"format": "something-else/1"}))
     rejected = tmp_path / "rejected.json"
     cli("snapshot", "--out", str(rejected), *demo("duplicate"))
+    damaged = edited_copy(old, tmp_path / "damaged.json", lambda d: d["tools"].append(1))
     for bad, words in (
+        (damaged, "tools item 4 is not an object"),
         (garbage, "not valid JSON"),
         (other, "'something-else/1'"),
         (rejected, "rejected snapshot"),

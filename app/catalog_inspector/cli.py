@@ -5,10 +5,13 @@
     mcp-catalog-inspector snapshot [OPTIONS] --server NAME [--config FILE]
     mcp-catalog-inspector diff OLD.json NEW.json [--json] [--fail-on breaking|warning|any]
     mcp-catalog-inspector check --baseline OLD.json [--fail-on LEVEL] [--json] [snapshot options and server]
+    mcp-catalog-inspector call TOOL [--args JSON | --args-file FILE] [--send-invalid] [--call-timeout S]
+                              [snapshot options and server]
 
 Exit codes: snapshot 0 complete, 2 usage error, 3 rejected, 4 failed; diff 0 nothing
 at or above `--fail-on` changed, 1 it did, 2 usage; check as diff, or 3/4 as snapshot
-when the walk itself was not accepted.
+when the walk itself was not accepted; call 0 ok, 1 answered but wrong, 2 usage,
+3 not sent, 4 no answer (`core.call_result.Outcome`; the work is in `cli_call`).
 """
 
 from __future__ import annotations
@@ -22,11 +25,13 @@ from typing import Any
 
 import anyio
 
+from catalog_inspector.cli_call import ArgumentsError, CallPlan, load_arguments, walk_and_call, write_report
+from catalog_inspector.cli_call import summary_line as call_summary_line
 from catalog_inspector.core.config import ConfigError, Limits, ServerSpec, load_config
 from catalog_inspector.core.diff import ABSENT, CatalogDiff, Severity, diff_catalogs
 from catalog_inspector.core.drift import catalog_items
 from catalog_inspector.core.files import write_text_safely
-from catalog_inspector.core.lists import LIST_KINDS, item_key
+from catalog_inspector.core.lists import LIST_KINDS, LIST_NAMES, item_key
 from catalog_inspector.core.paths import user_config_file
 from catalog_inspector.core.snapshot import FORMAT, Snapshot, write_json
 from catalog_inspector.core.text import visible
@@ -57,8 +62,13 @@ def _positive(kind: type) -> Any:
     return parse
 
 
-def _add_walk_options(command: argparse.ArgumentParser) -> None:
-    """The server selection and the budgets, shared by `snapshot` and `check`."""
+def _add_walk_options(command: argparse.ArgumentParser, remainder: bool = True) -> None:
+    """The server selection and the budgets, shared by `snapshot`, `check` and `call`.
+
+    `remainder`: `-- COMMAND [ARG...]` is an argparse REMAINDER. A command with a
+    positional of its own (`call TOOL`) cannot have one (argparse would hand the
+    REMAINDER every option after the positional), so `main` splits that off itself.
+    """
     target = command.add_mutually_exclusive_group()
     target.add_argument("--url", help="a Streamable HTTP (or, with --sse, legacy SSE) endpoint")
     target.add_argument("--server", metavar="NAME", help="a server from the config file")
@@ -72,7 +82,8 @@ def _add_walk_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--timeout", type=_positive(float), default=defaults.request_timeout, help="seconds per request")
     command.add_argument("--deadline", type=_positive(float), default=defaults.deadline, help="seconds for everything")
     command.add_argument("--out", type=Path, help="write the snapshot JSON here instead of stdout")
-    command.add_argument("stdio", nargs=argparse.REMAINDER, help="-- COMMAND [ARG...] for a stdio server")
+    if remainder:
+        command.add_argument("stdio", nargs=argparse.REMAINDER, help="-- COMMAND [ARG...] for a stdio server")
 
 
 def _add_fail_on(command: argparse.ArgumentParser) -> None:
@@ -117,6 +128,26 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--baseline", type=Path, required=True, metavar="OLD.json", help="the snapshot to compare with")
     _add_fail_on(check)
     _add_walk_options(check)
+    call = commands.add_parser(
+        "call",
+        usage="%(prog)s TOOL [--args JSON | --args-file FILE] [--send-invalid] [--call-timeout S] [snapshot options]\n"
+        "       (-- COMMAND [ARG...] | --url URL [--header 'K: V']... [--sse] | --server NAME [--config FILE])",
+        help="walk a server's catalog, then make one test call and judge it",
+        description="Walk the server like `snapshot`, check the arguments against the tool's input schema, "
+        "call it unless they are invalid, and judge the result against the accepted output schema. Prints one "
+        "mcp-call-result/1 JSON document. Exit 0 ok, 1 tool_error, jsonrpc_error or output_invalid, 2 usage, "
+        "3 invalid_arguments or unknown_tool (not sent), 4 timeout, connection or catalog_failed. "
+        "--out also writes the walk's snapshot.",
+    )
+    call.add_argument("tool", metavar="TOOL", help="the name of the tool to call")
+    given = call.add_mutually_exclusive_group()
+    given.add_argument("--args", dest="call_args", metavar="JSON", help="the arguments, a JSON object (default: {})")
+    given.add_argument("--args-file", type=Path, metavar="FILE", help="read the arguments from FILE (- is stdin)")
+    call.add_argument("--send-invalid", action="store_true", help="send even arguments that break the input schema")
+    call.add_argument(
+        "--call-timeout", type=_positive(float), metavar="S", help="seconds to wait for the answer (default: --timeout)"
+    )
+    _add_walk_options(call, remainder=False)
     return parser
 
 
@@ -197,6 +228,11 @@ def load_snapshot(path: Path) -> Snapshot:
     if snapshot.status != "complete":
         kind = snapshot.error.kind if snapshot.error is not None else "?"
         raise UsageError(f"{path} is a {snapshot.status} snapshot ({kind}): it holds no catalog to compare")
+    for name in LIST_NAMES:
+        key = LIST_KINDS[name].key_field
+        for position, item in enumerate(snapshot.lists[name].items):
+            if not isinstance(item, dict) or not isinstance(item.get(key), str):
+                raise UsageError(f"{path} is not a snapshot: {name} item {position} is not an object with a string {key!r}")
     return snapshot
 
 
@@ -268,12 +304,50 @@ def _limits(args: argparse.Namespace) -> Limits:
     )
 
 
+def _write_out(command: str, snapshot: Snapshot, out: Path | None) -> bool:
+    try:
+        _write(snapshot, out)
+    except OSError as exc:
+        print(f"mcp-catalog-inspector {command}: cannot write {out}: {exc}", file=sys.stderr)
+        return False
+    return True
+
+
+def _call(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """The `call` command: one mcp-call-result/1 document on stdout whatever the server does."""
+    try:
+        spec = _spec_from(args)
+        if args.out is not None and str(args.out) == "-":
+            raise UsageError("call prints its result on stdout: give --out a file for the snapshot")
+        arguments = load_arguments(args.call_args, args.args_file)
+    except (UsageError, ArgumentsError) as exc:
+        return _usage(parser, "call", str(exc))
+    timeout = args.call_timeout if args.call_timeout is not None else args.timeout
+    plan = CallPlan(args.tool, arguments, send_invalid=args.send_invalid, timeout=timeout)
+    snapshot, report = anyio.run(walk_and_call, spec, _limits(args), plan)
+    write_report(report, sys.stdout)
+    line = call_summary_line(report)
+    if line is not None:
+        print(line, file=sys.stderr)
+    if args.out is not None and not _write_out("call", snapshot, args.out):
+        return EXIT_CODES["usage"]
+    return report.outcome.exit_code
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    server_command: list[str] = []
+    if argv[:1] == ["call"] and "--" in argv:  # see _add_walk_options: `call` splits its `-- COMMAND` off here
+        cut = argv.index("--")
+        argv, server_command = argv[:cut], argv[cut + 1 :]
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse's own usage errors exit 2 already; keep --help at 0
         return int(exc.code or 0)
+    if args.command == "call":
+        args.stdio = server_command
+        return _call(parser, args)
     if args.command == "diff":
         try:
             old, new = load_snapshot(args.old), load_snapshot(args.new)
@@ -288,12 +362,8 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as exc:
         return _usage(parser, args.command, str(exc))
     snapshot = anyio.run(SessionWorker(spec, _limits(args)).walk_once)
-    if args.command == "snapshot" or args.out is not None:
-        try:
-            _write(snapshot, args.out)
-        except OSError as exc:
-            print(f"mcp-catalog-inspector {args.command}: cannot write {args.out}: {exc}", file=sys.stderr)
-            return EXIT_CODES["usage"]
+    if (args.command == "snapshot" or args.out is not None) and not _write_out(args.command, snapshot, args.out):
+        return EXIT_CODES["usage"]
     line = summary_line(snapshot)
     if line is not None:
         print(line, file=sys.stderr)

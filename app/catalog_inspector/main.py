@@ -6,7 +6,7 @@ import sys
 
 __all__ = ["main"]
 
-HEADLESS_COMMANDS = ("snapshot", "diff", "check")
+HEADLESS_COMMANDS = ("snapshot", "diff", "check", "call")
 
 
 def main(argv: list[str] | None = None) -> int:

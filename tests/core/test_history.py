@@ -66,6 +66,9 @@ def test_identity_is_the_config_entry_not_what_the_server_calls_itself(tmp_path:
     keys = {server_key(SPEC), server_key(other_target), server_key(other_name)}
     assert len(keys) == 3
     assert server_key(replace(SPEC, env={"TOKEN": "rotated"})) == server_key(SPEC), "a rotated secret is the same server"
+    assert server_key(replace(SPEC, args=("-y", "files-server", "--token", "new"))) == server_key(
+        replace(SPEC, args=("-y", "files-server", "--token", "old"))
+    )
     history.save(SPEC, snapshot_of(SPEC, ["a"]))
     assert history.entries(other_target) == [] and history.entries(other_name) == []
     assert server_key(SPEC).startswith("files-")
@@ -89,6 +92,34 @@ def test_only_accepted_snapshots_are_kept(tmp_path: Path) -> None:
     with pytest.raises(ValueError):
         History(tmp_path).save(SPEC, rejected)
     assert History(tmp_path).entries(SPEC) == []
+
+
+def test_a_clock_stepped_back_still_keeps_the_newest_snapshot(tmp_path: Path) -> None:
+    history = History(tmp_path, keep=1)
+    history.save(SPEC, snapshot_of(SPEC, ["a"], "2026-11-30T10:00:00.000+00:00"))
+    entry = history.save(SPEC, snapshot_of(SPEC, ["a", "b"], "2026-11-30T09:00:00.000+00:00"))
+    assert history.entries(SPEC) == [entry] and entry.path.exists()
+    assert entry.taken_at.startswith("2026-11-30T09:00:00")
+
+
+def test_secret_looking_command_arguments_stay_out_of_history_files(tmp_path: Path) -> None:
+    spec = ServerSpec(
+        name="remote-via-proxy",
+        command="npx",
+        args=(
+            "mcp-remote", "https://u:pw-secret@example.com/mcp?key=QSECRET", "--header", "Authorization: Bearer ARGSECRET",
+            "--api-key", "KEYSECRET", "TOKEN=ENVSECRET", "--verbose",
+        ),
+    )  # fmt: skip
+    history = History(tmp_path)
+    history.save(spec, snapshot_of(spec, ["a"]))
+    written = next(history.directory(spec).glob("*.json")).read_text()
+    for secret in ("pw-secret", "QSECRET", "ARGSECRET", "KEYSECRET", "ENVSECRET"):
+        assert secret not in written, secret
+    target = json.loads(written)["source"]["target"]
+    assert target == (
+        "stdio: npx mcp-remote https://example.com/mcp --header Authorization: … --api-key … TOKEN=… --verbose"
+    )
 
 
 def test_no_secret_enters_a_history_file(tmp_path: Path) -> None:

@@ -129,3 +129,12 @@ def test_unresolvable_and_invalid_output_schemas_keep_their_verdict_words() -> N
     verdict = check_result(tool({"type": 12}), {"structuredContent": 1})
     assert verdict.verdict == "bad_schema" and "invalid" in verdict.detail
     assert verdict_of(Validation(failure=Failure.OVER_BUDGET, detail="slow")).verdict == "over_budget"
+
+
+def test_schemas_the_regex_engine_or_the_uri_parser_refuse_are_bad_schemas_not_crashes() -> None:
+    from catalog_inspector.core.validation import Failure, validate
+
+    huge_repeat = validate({"type": "string", "pattern": "a{4294967296}"}, "a")
+    assert huge_repeat.failure is Failure.BAD_SCHEMA and "OverflowError" in huge_repeat.detail
+    broken_uri = validate({"$schema": "http://[", "type": "string"}, "a")
+    assert broken_uri.failure is Failure.BAD_SCHEMA

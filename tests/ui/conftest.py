@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings
 
+from catalog_inspector.core.call_store import CallStore
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.history import History
 from catalog_inspector.runtime import Runtime
@@ -32,9 +34,10 @@ class Harness:
         settings: QSettings | None = None,
         limits: Limits = LIMITS,
         history: History | None = None,
+        call_store: CallStore | None = None,
     ) -> MainWindow:
         registry = recording_registry(self.tmp_path / "sessions", self.pids)
-        runtime = Runtime(specs, limits, registry, history=history)
+        runtime = Runtime(specs, limits, registry, history=history, call_store=call_store)
         settings = settings or QSettings(str(self.tmp_path / "settings.ini"), QSettings.Format.IniFormat)
         window = MainWindow(runtime, settings)
         window.show()  # not qtbot.addWidget: pytest-qt would destroy it before our shutdown check
@@ -56,6 +59,8 @@ class Harness:
             self.close(window)
         if self.pids:
             self.assert_gone(self.pids)
+        # Anything the test left unclosed is reported now, against this test, not a later one.
+        gc.collect()
 
 
 @pytest.fixture

@@ -200,6 +200,7 @@ def test_list_changed_before_the_walk_leaves_the_server_ready(harness: Harness, 
     window = harness.window([demo_spec("notify-early", *era, name="early")])
     wait_for(qtbot, lambda: reported(window))
     assert window.current is not None and window.current.state is ServerState.READY
+    assert window.current.changes_heard >= 1, "the server did announce a change (before the first page)"
     accept_refresh(window, qtbot)
     assert window.current.state is ServerState.READY, "still ready after a refresh that heard it again"
 

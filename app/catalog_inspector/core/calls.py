@@ -2,7 +2,8 @@
 
 Four failure layers stay distinct: an unknown tool (local, nothing sent), the
 transport (closed, timed out), a JSON-RPC error response, and a result with
-`isError: true` (the server answered; the tool failed).
+`isError: true` (the server answered; the tool failed). Reading a resource and
+getting a prompt are sent the same way, with the same layers where they apply.
 """
 
 from __future__ import annotations
@@ -13,15 +14,28 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import mcp_types as types
+from mcp.shared.dispatcher import ProgressFnT
 
 from catalog_inspector.core.connection import Connection
 from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind
 from catalog_inspector.core.snapshot import Snapshot
 from catalog_inspector.core.validation import ResultVerdict, check_result
 
-__all__ = ["CallOutcome", "Judge", "call_tool", "find_tool", "judge_in_process"]
+__all__ = [
+    "LAYER_WORDS",
+    "CallOutcome",
+    "Judge",
+    "Progress",
+    "call_tool",
+    "find_tool",
+    "get_prompt",
+    "judge_in_process",
+    "read_resource",
+]
 
-Layer = Literal["ok", "tool_error", "unknown_tool", "server_error", "timeout", "connection", "protocol", "cut_off"]
+Layer = Literal[
+    "ok", "tool_error", "unknown_tool", "server_error", "timeout", "connection", "protocol", "cut_off", "cancelled"
+]
 # ok            the server answered with a result (its verdict says how it measures up to the schema)
 # tool_error    the server answered; the tool failed (isError: true)
 # unknown_tool  not in the accepted catalog: nothing was sent
@@ -30,6 +44,24 @@ Layer = Literal["ok", "tool_error", "unknown_tool", "server_error", "timeout", "
 # connection    the transport closed or the process died
 # protocol      the answer was malformed
 # cut_off       a refresh replaced the session the call was made on, and it closed before the answer
+# cancelled     the user stopped the call (the SDK sent notifications/cancelled)
+
+# What each layer means to a person: a heading, and whether the request reached the server.
+LAYER_WORDS: dict[str, tuple[str, bool]] = {
+    "ok": ("The server answered", True),
+    "tool_error": ("Tool error: the server answered with isError: true", True),
+    "unknown_tool": ("Unknown tool: not in the accepted catalog, nothing was sent", False),
+    "invalid_arguments": ("Invalid arguments: nothing was sent", False),
+    "server_error": ("JSON-RPC error: the server refused the request", True),
+    "timeout": ("Timeout: no answer in time (the server was told to cancel)", True),
+    "connection": ("Connection: the transport closed or the server process is gone", True),
+    "protocol": ("Protocol: the answer was malformed", True),
+    "cut_off": ("Cut off: a refresh replaced the session before the answer came", True),
+    "cancelled": ("Cancelled: you stopped the call (the server was told to cancel)", True),
+}
+
+Progress = ProgressFnT
+"""Receives a request's progress notifications: `async (progress, total or None, message or None)`."""
 
 
 @dataclass(frozen=True)
@@ -65,10 +97,12 @@ async def call_tool(
     arguments: dict[str, Any] | None,
     timeout: float | None = None,
     judge: Judge = judge_in_process,
+    progress: Progress | None = None,
 ) -> CallOutcome:
     """Call `name` on `connection` and check the result against `snapshot`'s schema for it.
 
     `judge` checks the result; the default runs in this thread without a time limit.
+    `progress` receives the server's progress notifications while the call runs.
     """
     tool = find_tool(snapshot, name)
     if tool is None:
@@ -76,17 +110,50 @@ async def call_tool(
         return CallOutcome("unknown_tool", error=ErrorInfo(ErrorKind.PROTOCOL, message))
     request = types.CallToolRequest(params=types.CallToolRequestParams(name=name, arguments=arguments))
     start = time.perf_counter()
-    try:
-        result = (await connection.request(request, timeout=timeout)).result
-    except CatalogError as exc:
-        layers: dict[ErrorKind, Layer] = {
-            ErrorKind.SERVER_ERROR: "server_error",
-            ErrorKind.TIMEOUT: "timeout",
-            ErrorKind.PROTOCOL: "protocol",
-        }
-        layer: Layer = layers.get(exc.kind, "connection")
-        return CallOutcome(layer, error=exc.info, latency_ms=(time.perf_counter() - start) * 1000)
+    answered = await _send(connection, request, timeout, progress)
     latency = (time.perf_counter() - start) * 1000
-    verdict = await judge(tool, result)
-    layer = "tool_error" if result.get("isError") is True else "ok"
-    return CallOutcome(layer, result, verdict, latency_ms=latency)
+    if isinstance(answered, ErrorInfo):
+        return CallOutcome(_LAYERS.get(answered.kind, "connection"), error=answered, latency_ms=latency)
+    verdict = await judge(tool, answered)
+    layer: Layer = "tool_error" if answered.get("isError") is True else "ok"
+    return CallOutcome(layer, answered, verdict, latency_ms=latency)
+
+
+_LAYERS: dict[ErrorKind, Layer] = {
+    ErrorKind.SERVER_ERROR: "server_error",
+    ErrorKind.TIMEOUT: "timeout",
+    ErrorKind.PROTOCOL: "protocol",
+}
+
+
+async def _send(
+    connection: Connection, request: Any, timeout: float | None, progress: Progress | None = None
+) -> dict[str, Any] | ErrorInfo:
+    """The result as the server sent it, or the classified error (a JSON-RPC error, a timeout …)."""
+    try:
+        return (await connection.request(request, timeout=timeout, progress=progress)).result
+    except CatalogError as exc:
+        return exc.info
+
+
+async def read_resource(connection: Connection, uri: str, timeout: float | None = None) -> CallOutcome:
+    """`resources/read` for `uri`: the contents as sent, or the layer that stopped it."""
+    return await _outcome(connection, types.ReadResourceRequest(params=types.ReadResourceRequestParams(uri=uri)), timeout)
+
+
+async def get_prompt(
+    connection: Connection, name: str, arguments: dict[str, str] | None, timeout: float | None = None
+) -> CallOutcome:
+    """`prompts/get` for `name` with its arguments: the messages as sent, or the layer that stopped it."""
+    request = types.GetPromptRequest(params=types.GetPromptRequestParams(name=name, arguments=arguments))
+    return await _outcome(connection, request, timeout)
+
+
+async def _outcome(connection: Connection, request: Any, timeout: float | None) -> CallOutcome:
+    """Send a request whose result is shown as it is (nothing to judge): `ok` or the layer that stopped it."""
+    start = time.perf_counter()
+    answered = await _send(connection, request, timeout)
+    latency = (time.perf_counter() - start) * 1000
+    if isinstance(answered, ErrorInfo):
+        return CallOutcome(_LAYERS.get(answered.kind, "connection"), error=answered, latency_ms=latency)
+    return CallOutcome("ok", answered, latency_ms=latency)

@@ -25,6 +25,7 @@ from mcp.client.session import ClientSession, IncomingMessage
 from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.client.subscriptions import ListenNotSupportedError, Subscription, SubscriptionLost, listen
+from mcp.shared.dispatcher import ProgressFnT
 from mcp.shared.exceptions import MCPError
 from mcp.shared.message import SessionMessage
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -80,8 +81,12 @@ class Connection:
     def protocol_version(self) -> str:
         return self.session.protocol_version or ""
 
-    async def request(self, request: Any, timeout: float | None = None) -> Fetched:
+    async def request(self, request: Any, timeout: float | None = None, progress: ProgressFnT | None = None) -> Fetched:
         """Send one request; return its result as the server sent it (wire JSON, camelCase) and its size.
+
+        `progress` receives the server's progress notifications for it. Abandoning the
+        request (a timeout, or the caller's task cancelled) sends the server
+        `notifications/cancelled` (the SDK does).
 
         Raises:
             CatalogError: classified; a transport fault (garbage on the wire, an
@@ -92,7 +97,9 @@ class Connection:
             try:
                 # The SDK checks the result's shape for the negotiated version before this
                 # adapter runs; a dict adapter then keeps the wire JSON instead of models.
-                result = await self.session.send_request(request, _RAW, request_read_timeout_seconds=timeout)  # type: ignore[type-var]
+                result = await self.session.send_request(  # type: ignore[type-var]
+                    request, _RAW, request_read_timeout_seconds=timeout, progress_callback=progress
+                )
             except Exception as exc:
                 if ids:
                     self.sizes.pop(ids[0])

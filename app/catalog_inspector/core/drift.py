@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from catalog_inspector.core.diff import ABSENT, CatalogDiff, Change, Severity, diff_catalogs, diff_item
@@ -99,9 +100,14 @@ class DriftReport:
     rows: tuple[DriftRow, ...] = ()
     reach: FirstPage | None = None
 
-    @property
+    @cached_property
     def worst(self) -> Severity | None:
         return self.diff.worst() if self.diff is not None else None
+
+    @cached_property
+    def counts(self) -> dict[Severity, int]:
+        """Changes per severity (linear in the changes: made once, by `build_report` off the GUI thread)."""
+        return self.diff.counts() if self.diff is not None else {}
 
     @property
     def pins_broken(self) -> bool:
@@ -133,7 +139,7 @@ class DriftReport:
         elif self.diff.empty:
             text = "Nothing changed since the catalog taken at " + _when(self.base_taken_at) + "."
         else:
-            counts = self.diff.counts()
+            counts = self.counts
             parts = [f"{counts[s]:,} {s.value}" for s in (Severity.BREAKING, Severity.WARNING, Severity.INFO) if counts.get(s)]
             text = f"Changed since the catalog taken at {_when(self.base_taken_at)}: {', '.join(parts)}."
         if self.after_stale:
@@ -153,7 +159,7 @@ def build_report(
     """Diff `new` against `base` and check it against `pins` (linear in the catalogs)."""
     diff = diff_catalogs(catalog_items(base), catalog_items(new)) if base is not None else None
     check = check_pins(pins, new.tools.items) if pins is not None else None
-    return DriftReport(
+    report = DriftReport(
         taken_at=new.taken_at,
         base_taken_at=base.taken_at if base is not None else None,
         diff=diff,
@@ -162,6 +168,8 @@ def build_report(
         rows=tuple(rows_of(diff)) if diff is not None else (),
         reach=first_page_only(new),
     )
+    _ = report.worst, report.counts  # computed here, on the worker: a sidebar repaint asks on every paint
+    return report
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ class ErrorKind(enum.StrEnum):
     CONNECTION = "connection"  # spawn failure, process exit, transport closed
     PROTOCOL = "protocol"  # a malformed response, or a non-JSON-RPC line on the wire
     INTERNAL = "internal"  # a bug in the inspector itself (the exception is in the server log)
+    CANCELLED = "cancelled"  # stopped on request (a user's Cancel) before an answer came
 
     @property
     def rejected(self) -> bool:
@@ -92,6 +93,7 @@ KIND_WORDS: dict[ErrorKind, KindWords] = {
     ErrorKind.CONNECTION: KindWords("Connection failed", "connection lost"),
     ErrorKind.PROTOCOL: KindWords("Protocol error (malformed data from the server)", "protocol error"),
     ErrorKind.INTERNAL: KindWords("Internal error in the inspector", "internal error"),
+    ErrorKind.CANCELLED: KindWords("Cancelled", "cancelled"),
 }
 
 

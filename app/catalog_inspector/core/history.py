@@ -34,31 +34,57 @@ __all__ = ["DEFAULT_KEEP", "Entry", "History", "redacted_target", "server_key"]
 DEFAULT_KEEP = 50
 SUFFIX = ".snapshot.json"
 _SLUG = re.compile(r"[^A-Za-z0-9._-]+")
-# 20261130T221332123Z-000003-t10000-r3-rt1-p2.snapshot.json
-_NAME = re.compile(r"^(\d{8}T\d{9}Z)-(\d{6})-t(\d+)-r(\d+)-rt(\d+)-p(\d+)" + re.escape(SUFFIX) + "$")
+# 00000003-20261130T221332123Z-t10000-r3-rt1-p2.snapshot.json: the sequence number orders the files
+# (a clock stepped back cannot make a new snapshot the oldest), the time and counts label them.
+_NAME = re.compile(r"^(\d{8})-(\d{8}T\d{9}Z)-t(\d+)-r(\d+)-rt(\d+)-p(\d+)" + re.escape(SUFFIX) + "$")
+_SECRET_WORD = re.compile(r"(?i)(token|secret|passw|api[-_]?key|auth|bearer|credential)")
+_HEADER_FLAGS = frozenset({"--header", "-H", "--headers"})
 _COUNT_KEYS = ("t", "r", "rt", "p")  # tools, resources, resource templates, prompts: LIST_NAMES order
 
 
-def redacted_target(spec: ServerSpec) -> str:
-    """`spec.describe()` with a URL's user, password, query and fragment removed (they may carry tokens)."""
-    if spec.transport == "stdio":
-        return spec.describe()
+def _redacted_url(url: str) -> str:
     try:
-        parts = urlsplit(spec.url)
+        parts = urlsplit(url)
         host = parts.hostname or ""
         if parts.port is not None:
             host = f"{host}:{parts.port}"
-        url = urlunsplit((parts.scheme, host, parts.path, "", ""))
+        return urlunsplit((parts.scheme, host, parts.path, "", ""))
     except ValueError:
-        url = "(an unparsable URL)"
-    return f"{spec.transport}: {url}"
+        return "(an unparsable URL)"
+
+
+def redacted_args(args: tuple[str, ...]) -> list[str]:
+    """Command-line words with what looks like a secret replaced by `…`: header values, the value
+    after a flag or in a `name=value` whose name says token/key/secret/password/auth, URLs' credentials."""
+    out: list[str] = []
+    previous = ""
+    for word in args:
+        if previous in _HEADER_FLAGS:
+            name, sep, _value = word.partition(":")
+            word = f"{name}: …" if sep else "…"
+        elif previous.startswith("-") and _SECRET_WORD.search(previous) and "=" not in previous:
+            word = "…"
+        elif "://" in word:
+            word = _redacted_url(word)
+        elif "=" in word and _SECRET_WORD.search(word.partition("=")[0]):
+            word = word.partition("=")[0] + "=…"
+        out.append(word)
+        previous = word if word.startswith("-") else ""
+    return out
+
+
+def redacted_target(spec: ServerSpec) -> str:
+    """`spec.describe()` without what may carry a secret: a URL's user, password, query and fragment,
+    and, for a command, header values and the values of token-, key-, secret-, password- and auth-like options."""
+    if spec.transport == "stdio":
+        return "stdio: " + " ".join([spec.command, *redacted_args(spec.args)])
+    return f"{spec.transport}: {_redacted_url(spec.url)}"
 
 
 def server_key(spec: ServerSpec) -> str:
     """The directory name of `spec`'s history: a slug of its name and a digest of its entry's identity."""
-    identity = json.dumps(
-        [spec.name, spec.transport, spec.command, list(spec.args), spec.cwd, spec.url], ensure_ascii=False
-    )
+    # The redacted target: a rotated token in a URL or an argument is still the same server.
+    identity = json.dumps([spec.name, redacted_target(spec), spec.cwd], ensure_ascii=False)
     digest = hashlib.sha256(identity.encode("utf-8")).hexdigest()[:16]
     slug = _SLUG.sub("-", spec.name).strip("-.")[:40] or "server"
     return f"{slug}-{digest}"
@@ -124,7 +150,7 @@ class History:
             if match is None:
                 continue
             counts = {list_name: int(match.group(3 + i)) for i, list_name in enumerate(LIST_NAMES)}
-            entry = Entry(self.directory(spec) / name, _iso(match.group(1)), counts)
+            entry = Entry(self.directory(spec) / name, _iso(match.group(2)), counts)
             found.append((name, entry))
         found.sort()
         return [entry for _, entry in found]
@@ -139,18 +165,16 @@ class History:
         if snapshot.status != "complete":
             raise ValueError("only accepted snapshots are kept")
         existing = self.entries(spec)
-        sequence = 0
-        if existing:
-            last = _NAME.match(existing[-1].path.name)
-            sequence = int(last.group(2)) + 1 if last else len(existing)
+        last = _NAME.match(existing[-1].path.name) if existing else None
+        sequence = int(last.group(1)) + 1 if last else 0
         counts = [len(snapshot.lists[name].items) for name in LIST_NAMES]
         tags = "-".join(f"{key}{count}" for key, count in zip(_COUNT_KEYS, counts, strict=True))
-        name = f"{_stamp(snapshot.taken_at)}-{sequence % 1_000_000:06d}-{tags}{SUFFIX}"
-        path = self.directory(spec) / name
+        stamp = _stamp(snapshot.taken_at)
+        path = self.directory(spec) / f"{sequence:08d}-{stamp}-{tags}{SUFFIX}"
         kept = replace(snapshot, source={**snapshot.source, "target": redacted_target(spec)})
         write_text_safely(path, lambda handle: write_json(kept, handle))
         self.prune(spec)
-        return next(entry for entry in self.entries(spec) if entry.path == path)
+        return Entry(path, _iso(stamp), dict(zip(LIST_NAMES, counts, strict=True)))
 
     def prune(self, spec: ServerSpec, keep: int | None = None) -> list[Entry]:
         """Delete the oldest snapshots beyond `keep` (default: `self.keep`); returns what was deleted."""

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import platformdirs
 
-__all__ = ["APP_NAME", "cache_dir", "history_dir", "user_config_file"]
+__all__ = ["APP_NAME", "cache_dir", "calls_dir", "history_dir", "user_config_file"]
 
 APP_NAME = "mcp-catalog-inspector"
 
@@ -25,3 +25,8 @@ def cache_dir() -> Path:
 def history_dir() -> Path:
     """Where accepted snapshots and pinned digests are kept, per server (see `core.history`)."""
     return Path(platformdirs.user_data_dir(APP_NAME)) / "history"
+
+
+def calls_dir() -> Path:
+    """Where test calls and named argument sets are kept, per server (see `core.call_store`)."""
+    return Path(platformdirs.user_data_dir(APP_NAME)) / "calls"

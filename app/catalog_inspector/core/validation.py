@@ -14,6 +14,7 @@ both give the same problems for the same input.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -39,6 +40,7 @@ __all__ = [
     "problems_of",
     "validate",
     "validate_with",
+    "validator_class",
     "verdict_of",
 ]
 
@@ -106,7 +108,8 @@ class Validation:
         return self.failure is None and not self.problems
 
 
-def _validator_class(schema: Any) -> type[Validator]:
+def validator_class(schema: Any) -> type[Validator]:
+    """The validator class for the draft `schema` declares (2020-12 when it names none or one unknown)."""
     if isinstance(schema, dict):
         declared = schema.get("$schema")
         if declared is not None and not isinstance(declared, str):
@@ -125,7 +128,7 @@ def build_validator(schema: Any) -> Validator:
         SchemaError: the schema itself is not valid JSON Schema.
         RecursionError: the schema is nested too deeply to check.
     """
-    cls = _validator_class(schema)
+    cls = validator_class(schema)
     cls.check_schema(schema)
     validator: Validator = cls(schema, registry=Registry())
     return validator
@@ -210,6 +213,8 @@ def prepare(schema: Any) -> Validator | Validation:
         return _schema_failure(exc)
     except RecursionError:
         return Validation(failure=Failure.TOO_LARGE, detail="the schema is nested too deeply to check")
+    except (ValueError, OverflowError) as exc:  # a `$schema` like "http://[" that is no URI at all
+        return Validation(failure=Failure.BAD_SCHEMA, detail=f"not valid JSON Schema: {type(exc).__name__}: {exc}"[:500])
 
 
 def validate_with(
@@ -225,6 +230,9 @@ def validate_with(
         problems, truncated = _problems(validator, instance, limit, message_limit)
     except (Unresolvable, RecursionError) as exc:
         return _schema_failure(exc, instance)
+    except (re.error, OverflowError, ValueError) as exc:  # a `pattern` the regex engine refuses: a{4294967296}
+        detail = f"not valid JSON Schema: a keyword could not be applied ({type(exc).__name__}: {exc})"[:500]
+        return Validation(failure=Failure.BAD_SCHEMA, detail=detail)
     detail = f"only the first {len(problems)} problems are shown" if truncated else ""
     return Validation(tuple(problems), detail=detail, truncated=truncated)
 

@@ -13,7 +13,7 @@ import anyio
 
 from catalog_inspector.core.lists import LIST_NAMES
 from catalog_inspector.demo.catalog import MODES, Options
-from catalog_inspector.demo.server import DemoServer, serve_http, serve_stdio
+from catalog_inspector.demo.server import CALL_FAILURES, DemoServer, serve_http, serve_stdio
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -27,6 +27,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--state", type=Path, help="file that keeps walk counts across processes")
     parser.add_argument("--delay", type=float, default=0.5, help="seconds per page in slow mode")
     parser.add_argument("--call-delay", type=float, default=0.0, help="seconds every tools/call takes")
+    parser.add_argument(
+        "--call-fail",
+        choices=CALL_FAILURES,
+        help="every tools/call fails: a JSON-RPC error (code -32042), or the process exits mid-call (exit code 5)",
+    )
     parser.add_argument("--notify-count", type=int, default=3)
     parser.add_argument("--tools", type=int, default=10_000, help="tool count in many mode")
     parser.add_argument("--page-size", type=int, default=100, help="page size in many mode")
@@ -58,6 +63,7 @@ def main(argv: list[str] | None = None) -> None:
         opts=Options(tools=args.tools, page_size=args.page_size, huge_mb=args.huge_mb, many_drift=args.many_drift),
         delay=args.delay,
         call_delay=args.call_delay,
+        call_fail=args.call_fail or "",
         notify_count=args.notify_count,
         state_file=args.state,
     )

@@ -191,6 +191,16 @@ def _hostile_tools() -> list[dict[str, Any]]:
             "inputSchema": {"type": "object"},
             "outputSchema": CATASTROPHIC_OUTPUT,
         },
+        {
+            "name": "loose_array",
+            "description": "An array without items: strict hosts reject its schema.",
+            "inputSchema": {"type": "object", "properties": {"xs": {"type": "array"}}},
+        },
+        {
+            "name": "catastrophic_input",
+            "description": "Its input schema's pattern backtracks for minutes on text like aaaa…a!",
+            "inputSchema": CATASTROPHIC_OUTPUT,
+        },
     ]
 
 

@@ -39,6 +39,14 @@ __all__ = ["DemoServer"]
 # Fields a 2026-07-28 result must carry; the SDK drops them on a handshake-era connection.
 _MODERN_FIELDS = {"ttlMs": 0, "cacheScope": "private", "resultType": "complete"}
 
+# `--call-fail`: how every tools/call fails. "jsonrpc" answers this JSON-RPC error (a code in the
+# range the spec leaves to servers); "crash" exits the process mid-call with CALL_CRASH_EXIT.
+CALL_FAILURES = ("jsonrpc", "crash")
+CALL_ERROR_CODE = -32042
+CALL_ERROR_MESSAGE = "demo: the backend refused the call"
+CALL_CRASH_EXIT = 5
+PROGRESS_STEPS = 2  # progress notifications a delayed call sends (when the request asked for progress)
+
 @dataclass
 class _Cursor:
     kind: str
@@ -63,6 +71,7 @@ class DemoServer:
     opts: Options = field(default_factory=Options)
     delay: float = 0.5
     call_delay: float = 0.0
+    call_fail: str = ""
     notify_count: int = 3
     state_file: Path | None = None
     wire: Any = None
@@ -186,7 +195,13 @@ class DemoServer:
     async def call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> dict[str, Any]:
         args = params.arguments or {}
         if self.call_delay:
-            await anyio.sleep(self.call_delay)
+            await self._take_time(ctx)
+        if self.call_fail == "jsonrpc":
+            raise MCPError(CALL_ERROR_CODE, CALL_ERROR_MESSAGE, data={"tool": params.name})
+        if self.call_fail == "crash":
+            log(f"crashing mid-call on purpose (tools/call {params.name})")
+            sys.stderr.flush()
+            os._exit(CALL_CRASH_EXIT)
         if params.name == "echo":
             text = str(args.get("text", "")) * int(args.get("repeat", 1) or 1)
             return {
@@ -209,6 +224,13 @@ class DemoServer:
         if params.name == "delete_everything":
             return {"content": [{"type": "text", "text": "refusing: this demo deletes nothing"}], "isError": True, "resultType": "complete"}
         return {"content": [{"type": "text", "text": f"called {params.name}"}], "resultType": "complete"}
+
+    async def _take_time(self, ctx: Any) -> None:
+        """Sleep `call_delay` seconds in steps, saying how far it got (the SDK sends nothing unless asked)."""
+        step = self.call_delay / PROGRESS_STEPS
+        for done in range(PROGRESS_STEPS):
+            await ctx.session.report_progress(done, PROGRESS_STEPS, f"demo: step {done + 1} of {PROGRESS_STEPS}")
+            await anyio.sleep(step)
 
     def build(self) -> Server[Any]:
         async def on_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> Any:

@@ -18,12 +18,16 @@ from typing import Any, TypeVar
 from catalog_inspector.core.sandbox import Sandbox
 from catalog_inspector.core.validation import ResultVerdict, Validation
 
-__all__ = ["VALIDATION_BUDGET", "Offload"]
+__all__ = ["VALIDATION_BUDGET", "Offload", "OffloadClosed"]
 
 T = TypeVar("T")
 
 THREADS = 2  # the machines we target have two cores; more threads would only fight over the GIL
 VALIDATION_BUDGET = 2.0  # seconds one validation of untrusted data may take before it is stopped
+
+
+class OffloadClosed(RuntimeError):
+    """Work was submitted after the runtime began shutting down (a RuntimeError, not a bug to report)."""
 
 
 class Offload:
@@ -50,7 +54,7 @@ class Offload:
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run `fn(*args)` on a worker thread and await its result (exceptions are re-raised here)."""
         if self.closed:
-            raise RuntimeError("the runtime is shutting down")
+            raise OffloadClosed("the runtime is shutting down")
         return await asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
 
     async def validate(self, schema: Any, instance: Any) -> Validation:

@@ -7,17 +7,21 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
+from catalog_inspector.core.call_store import CallStore
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.files import write_text_safely
 from catalog_inspector.core.history import History
 from catalog_inspector.core.processes import ProcessRegistry
 from catalog_inspector.core.snapshot import PageRecord, Snapshot, write_json
+from catalog_inspector.runtime.calldesk import CallDesk
 from catalog_inspector.runtime.collector import Collector
 from catalog_inspector.runtime.offload import Offload
 from catalog_inspector.runtime.supervisor import ServerSupervisor
 from catalog_inspector.runtime.tracker import DriftTracker
 
 __all__ = ["Runtime", "write_snapshot_file"]
+
+SETTLE_TIMEOUT = 3.0  # seconds quitting waits for a just-accepted catalog to reach the history
 
 
 def write_snapshot_file(snapshot: Snapshot, path: Path) -> None:
@@ -34,6 +38,7 @@ class Runtime(QObject):
         offload: threads for work that must stay off the GUI thread.
         collector: keeps the cycle collector from rescanning catalogs.
         tracker: the history of accepted catalogs, their drift and approvals.
+        calls: validation, lint, history and argument sets of test calls.
 
     Signals:
         shutdown_finished(): every session is closed and no server process remains.
@@ -50,6 +55,7 @@ class Runtime(QObject):
         registry: ProcessRegistry | None = None,
         offload: Offload | None = None,
         history: History | None = None,
+        call_store: CallStore | None = None,
     ) -> None:
         super().__init__()
         self.offload = offload if offload is not None else Offload()
@@ -59,6 +65,7 @@ class Runtime(QObject):
         self.collector = Collector(self)
         self.supervisors = [ServerSupervisor(spec, limits, registry, self.offload.check_result) for spec in specs]
         self.tracker = DriftTracker(self.supervisors, self.offload, history)
+        self.calls = CallDesk(self.supervisors, self.offload, call_store)
         for supervisor in self.supervisors:
             supervisor.page_arrived.connect(self._on_supervisor_page_arrived)
             supervisor.catalog_accepted.connect(self._on_supervisor_catalog_accepted)
@@ -98,7 +105,7 @@ class Runtime(QObject):
     async def _close_all(self) -> None:
         try:
             # In parallel, and without grace periods: the window is already gone, nobody should wait.
-            await asyncio.gather(*(s.close(quick=True) for s in self.supervisors))
+            await asyncio.gather(*(s.close(quick=True) for s in self.supervisors), self.tracker.settle(SETTLE_TIMEOUT))
         finally:
             if self.registry is not None:
                 # Anything that survived its session's own shutdown goes now.

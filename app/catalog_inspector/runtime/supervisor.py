@@ -18,11 +18,11 @@ import itertools
 from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.calls import CallOutcome, Judge, call_tool, judge_in_process
+from catalog_inspector.core.calls import CallOutcome, Judge, call_tool, get_prompt, judge_in_process, read_resource
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.connection import Connection
 from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind
@@ -74,14 +74,31 @@ class Attempt:
 
 @dataclass(frozen=True, eq=False)
 class CallTicket:
-    """One test call the runtime is making; compared by identity (it is the call's key in `call_finished`)."""
+    """One test request the runtime is making; compared by identity (its key in `call_finished`).
+
+    `kind` is "tool" (tools/call: `tool` is the tool's name), "resource" (resources/read:
+    `tool` is the URI) or "prompt" (prompts/get: `tool` is the prompt's name).
+    """
 
     number: int
     tool: str
     arguments: dict[str, Any] | None
+    kind: Literal["tool", "resource", "prompt"] = "tool"
+    timeout: float | None = None
 
 
 _tickets = itertools.count(1)
+
+
+class _ProgressRelay:
+    """Passes a call's progress notifications on as `call_progress` signals (the SDK's callback shape)."""
+
+    def __init__(self, signal: Any, ticket: CallTicket) -> None:
+        self._signal = signal
+        self._ticket = ticket
+
+    async def __call__(self, progress: float, total: float | None, message: str | None) -> None:
+        self._signal.emit(self._ticket, progress, total, message)
 
 
 class ServerSupervisor(QObject):
@@ -107,6 +124,8 @@ class ServerSupervisor(QObject):
         refresh_failed(object): a walk was rejected or failed (Snapshot); `accepted` is unchanged.
         session_lost(object): the accepted session ended on its own (ErrorInfo); `accepted` stays.
         call_finished(object, object): a test call ended (CallTicket, CallOutcome).
+        call_progress(object, float, object, object): a progress notification for a call
+            (CallTicket, progress, total or None, message or None).
         log_appended(str): a stderr line from the server.
     """
 
@@ -117,6 +136,7 @@ class ServerSupervisor(QObject):
     refresh_failed = Signal(object)
     session_lost = Signal(object)
     call_finished = Signal(object, object)
+    call_progress = Signal(object, float, object, object)
     log_appended = Signal(str)
 
     def __init__(
@@ -136,11 +156,13 @@ class ServerSupervisor(QObject):
         self.lost: ErrorInfo | None = None
         self.log = ServerLog(on_line=self.log_appended.emit)
         self.call_drain = limits.request_timeout
+        self.changes_heard = 0  # list-changed notifications heard, on any session (for the curious and for tests)
         self._registry = registry
         self._judge = judge
         self._active: SessionWorker | None = None
         self._candidate: SessionWorker | None = None
         self._tasks: dict[object, asyncio.Task[None]] = {}
+        self._cancelled: set[CallTicket] = set()  # calls the user stopped (their tasks end as "cancelled")
         self._stale = False
         self._candidate_saw_change = False  # list_changed arrived while the candidate walked
         self._closing = False
@@ -203,12 +225,40 @@ class ServerSupervisor(QObject):
         replaces that session meanwhile (the old one waits for it, up to
         `call_drain`); a call cut off by the swap says so, never "connection".
         """
+        return self._request(CallTicket(next(_tickets), name, arguments, "tool", timeout))
+
+    def read_resource(self, uri: str, timeout: float | None = None) -> CallTicket | None:
+        """`resources/read` on the active session; `call_finished` reports it. None if no session is live."""
+        return self._request(CallTicket(next(_tickets), uri, None, "resource", timeout))
+
+    def get_prompt(self, name: str, arguments: dict[str, str] | None, timeout: float | None = None) -> CallTicket | None:
+        """`prompts/get` on the active session; `call_finished` reports it. None if no session is live."""
+        return self._request(CallTicket(next(_tickets), name, dict(arguments or {}), "prompt", timeout))
+
+    def cancel_call(self, ticket: CallTicket) -> bool:
+        """Stop a call in progress: the server is sent `notifications/cancelled`, and
+        `call_finished` reports the layer `cancelled`. False if it already ended."""
+        task = self._tasks.get(ticket)
+        if task is None or task.done():
+            return False
+        self._cancelled.add(ticket)
+        task.cancel()
+        return True
+
+    def _request(self, ticket: CallTicket) -> CallTicket | None:
         worker, snapshot = self._active, self.accepted
         if worker is None or worker.connection is None or snapshot is None or self._closing:
             return None
-        ticket = CallTicket(next(_tickets), name, arguments)
-        self._start(ticket, self._run_call(ticket, worker, worker.connection, snapshot, timeout))
+        self._start(ticket, self._run_call(ticket, worker, worker.connection, snapshot))
+        # A call cancelled before its task first ran never enters its own handler: report it here.
+        self._tasks[ticket].add_done_callback(lambda task: self._report_cancelled(ticket) if task.cancelled() else None)
         return ticket
+
+    def _report_cancelled(self, ticket: CallTicket) -> None:
+        if ticket in self._cancelled:
+            self._cancelled.discard(ticket)
+            error = ErrorInfo(ErrorKind.CANCELLED, "you cancelled the call; the server was told to stop")
+            self.call_finished.emit(ticket, CallOutcome("cancelled", error=error))
 
     async def close(self, quick: bool = True) -> None:
         """Close every session of this server (bounded); no process is left running.
@@ -242,13 +292,22 @@ class ServerSupervisor(QObject):
         except Exception as exc:  # the task boundary: a bug anywhere below still reports back
             self._on_crashed(worker, exc)
 
-    async def _run_call(
-        self, ticket: CallTicket, worker: SessionWorker, connection: Connection, snapshot: Snapshot, timeout: float | None
-    ) -> None:
+    async def _run_call(self, ticket: CallTicket, worker: SessionWorker, connection: Connection, snapshot: Snapshot) -> None:
+        progress = _ProgressRelay(self.call_progress, ticket)
+
         worker.call_started()
+        timeout = ticket.timeout
         try:
-            outcome = await call_tool(connection, snapshot, ticket.tool, ticket.arguments, timeout, self._judge)
+            if ticket.kind == "resource":
+                outcome = await read_resource(connection, ticket.tool, timeout)
+            elif ticket.kind == "prompt":
+                outcome = await get_prompt(connection, ticket.tool, ticket.arguments, timeout)
+            else:
+                outcome = await call_tool(connection, snapshot, ticket.tool, ticket.arguments, timeout, self._judge, progress)
         except asyncio.CancelledError:
+            if ticket in self._cancelled:
+                self._report_cancelled(ticket)
+                return  # our own cancellation ends here: the task reports and finishes
             cancelled = CallOutcome("cut_off", error=ErrorInfo(ErrorKind.CONNECTION, "the call was cancelled"))
             self.call_finished.emit(ticket, cancelled)
             raise
@@ -295,6 +354,7 @@ class ServerSupervisor(QObject):
         lists = LIST_CHANGED.get(method)
         if lists is None:
             return
+        self.changes_heard += 1
         if worker is self._candidate:
             # A change the server announced before it answered the list's first page is in
             # that page already (the reference "everything" server announces one right after

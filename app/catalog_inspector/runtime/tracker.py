@@ -23,7 +23,7 @@ from catalog_inspector.core.drift import DriftReport, DriftRow, build_report, ca
 from catalog_inspector.core.history import Entry, History
 from catalog_inspector.core.pins import PinCheck, Pins, check_pins, forget_pins, load_pins, save_pins
 from catalog_inspector.core.snapshot import Snapshot
-from catalog_inspector.runtime.offload import Offload
+from catalog_inspector.runtime.offload import Offload, OffloadClosed
 from catalog_inspector.runtime.supervisor import ServerSupervisor
 
 __all__ = ["Comparison", "DriftTracker"]
@@ -38,6 +38,15 @@ class Comparison:
     diff: CatalogDiff | None = None
     error: str | None = None
     rows: tuple[DriftRow, ...] = ()
+
+
+def _with_pins(report: DriftReport, pins: PinCheck | None) -> DriftReport:
+    """The report with another approval check, keeping what it had worked out (its worst change, its counts)."""
+    changed = replace(report, pins=pins)
+    for cached in ("worst", "counts"):
+        if cached in report.__dict__:
+            changed.__dict__[cached] = report.__dict__[cached]
+    return changed
 
 
 class DriftTracker(QObject):
@@ -113,7 +122,7 @@ class DriftTracker(QObject):
             try:
                 report, pins = await self._offload.run(self._report, spec, previous, snapshot, after_stale)
                 self.pins[name] = pins
-            except RuntimeError:
+            except OffloadClosed:
                 return  # shutting down
             except Exception as exc:  # a damaged file must not cost the user the catalog
                 self.failed.emit(name, f"could not compare with the history: {exc}")
@@ -123,7 +132,7 @@ class DriftTracker(QObject):
             if self.history is not None:
                 try:
                     await self._offload.run(self.history.save, spec, snapshot)
-                except RuntimeError:
+                except OffloadClosed:
                     return
                 except OSError as exc:
                     self.failed.emit(name, f"could not keep the catalog in the history: {exc.strerror or exc}")
@@ -145,9 +154,15 @@ class DriftTracker(QObject):
             return
         try:
             self.entries[spec.name] = await self._offload.run(self.history.entries, spec)
-        except RuntimeError:
+        except OffloadClosed:
             return
         self.history_changed.emit(spec.name)
+
+    async def settle(self, timeout: float) -> None:
+        """Wait (bounded) for reports and history writes in progress: a catalog accepted just before
+        quitting is still kept."""
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=timeout)
 
     async def _collide(self) -> None:
         catalogs = {
@@ -157,7 +172,7 @@ class DriftTracker(QObject):
         }
         try:
             found = await self._offload.run(collisions, catalogs)
-        except RuntimeError:
+        except OffloadClosed:
             return
         if found != self.collisions:
             self.collisions = found
@@ -181,7 +196,7 @@ class DriftTracker(QObject):
         assert self.history is not None
         try:
             await self._offload.run(self.history.delete, entry)
-        except RuntimeError:
+        except OffloadClosed:
             return
         except OSError as exc:
             self.failed.emit(spec.name, f"could not delete {entry.path.name}: {exc.strerror or exc}")
@@ -220,7 +235,7 @@ class DriftTracker(QObject):
                 if self.history is not None:
                     await self._offload.run(save_pins, self.history.directory(spec), pins)
                 check = await self._offload.run(check_pins, pins, snapshot.tools.items)
-            except RuntimeError:
+            except OffloadClosed:
                 return
             except OSError as exc:
                 self.failed.emit(spec.name, f"could not save the approval: {exc.strerror or exc}")
@@ -244,12 +259,12 @@ class DriftTracker(QObject):
             self.pins[spec.name] = None
             report = self.reports.get(spec.name)
             if report is not None:
-                self.reports[spec.name] = replace(report, pins=None)
+                self.reports[spec.name] = _with_pins(report, None)
                 self.report_ready.emit(spec.name)
 
     def _replace_pins(self, name: str, snapshot: Snapshot, check: PinCheck) -> None:
         report = self.reports.get(name) or DriftReport(taken_at=snapshot.taken_at)
-        self.reports[name] = replace(report, pins=check)
+        self.reports[name] = _with_pins(report, check)
         self.report_ready.emit(name)
 
     def request_comparison(self, name: str, old: Entry, new: Entry | None) -> None:
@@ -268,10 +283,10 @@ class DriftTracker(QObject):
             return
         try:
             diff, rows = await self._offload.run(self._compare_rows, old, new)
-        except RuntimeError:
+        except OffloadClosed:
             return
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            message = f"could not read a kept snapshot: {exc}"
+        except Exception as exc:  # a damaged kept file, or a bug: the user hears why either way
+            message = f"could not read a kept snapshot: {type(exc).__name__}: {exc}"
             self.comparison_ready.emit(name, Comparison(old_label, new_label, error=message))
             return
         self.comparison_ready.emit(name, Comparison(old_label, new_label, diff, rows=rows))

@@ -132,9 +132,10 @@ def run_app(argv: list[str]) -> int:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
+    from catalog_inspector.core.call_store import CallStore
     from catalog_inspector.core.config import Limits
     from catalog_inspector.core.history import DEFAULT_KEEP, History
-    from catalog_inspector.core.paths import APP_NAME, cache_dir, history_dir
+    from catalog_inspector.core.paths import APP_NAME, cache_dir, calls_dir, history_dir
     from catalog_inspector.core.processes import ProcessRegistry
     from catalog_inspector.runtime import Offload, Runtime
     from catalog_inspector.ui.main_window import MainWindow
@@ -158,7 +159,8 @@ def run_app(argv: list[str]) -> int:
     asyncio.set_event_loop(loop)
     settings = QSettings(APP_NAME, "app")
     history = History(history_dir(), keep_setting(settings.value("history/keep"), DEFAULT_KEEP))
-    runtime = Runtime(specs, Limits(), registry, offload, history)
+    runtime = Runtime(specs, Limits(), registry, offload, history, CallStore(calls_dir()))
+    runtime.calls.load_all()
     window = MainWindow(runtime, settings, notice)
     closed = loop.create_future()
     window.closed.connect(lambda: closed.done() or closed.set_result(None))

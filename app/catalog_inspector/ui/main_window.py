@@ -28,16 +28,19 @@ from PySide6.QtWidgets import (
 )
 
 from catalog_inspector.core.history import Entry
+from catalog_inspector.core.lint import lint_words
 from catalog_inspector.core.lists import LIST_KINDS, LIST_NAMES
 from catalog_inspector.runtime import Runtime, ServerSupervisor
 from catalog_inspector.runtime.tracker import Comparison
 from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.models.server_list import ServerListModel
 from catalog_inspector.ui.presenter import ServerPresenter
+from catalog_inspector.ui.widgets.call_panel import CallPanel
 from catalog_inspector.ui.widgets.checks_pane import ChecksPane
 from catalog_inspector.ui.widgets.drift_pane import DriftPane
 from catalog_inspector.ui.widgets.duplicates_pane import DuplicatesPane
-from catalog_inspector.ui.widgets.panes import ListPane, plain_text_view, set_capped_text
+from catalog_inspector.ui.widgets.list_pane import ListPane
+from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.status_banner import StatusBanner
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
 from catalog_inspector.ui.widgets.tools_pane import ToolsPane
@@ -97,6 +100,8 @@ class MainWindow(QMainWindow):
         runtime.tracker.collisions_changed.connect(self._on_tracker_collisions_changed)
         runtime.tracker.comparison_ready.connect(self._on_tracker_comparison_ready)
         runtime.tracker.failed.connect(self._on_tracker_failed)
+        runtime.calls.catalog_linted.connect(self._on_calls_catalog_linted)
+        runtime.calls.failed.connect(self._on_tracker_failed)
         self._restore()
 
     # -- construction ---------------------------------------------------------
@@ -172,6 +177,10 @@ class MainWindow(QMainWindow):
         self.drift_pane.keep_changed.connect(self._on_drift_pane_keep_changed)
         self.duplicates_pane = DuplicatesPane(self)
         self.checks_pane = ChecksPane(self)
+        self.call_panel = CallPanel(self.runtime, self)
+        self.tools_pane.tool_selected.connect(self.call_panel.set_tool)
+        self.tools_pane.tree.doubleClicked.connect(self._on_tree_double_clicked)
+        self.tabs.insertTab(1, self.call_panel, "Call")
         self.tabs.addTab(self.drift_pane, "Drift")
         self.tabs.addTab(self.duplicates_pane, "Duplicates")
         self.tabs.addTab(self.checks_pane, "Reach && collisions")
@@ -276,6 +285,10 @@ class MainWindow(QMainWindow):
         for name in _PRESENTER_SIGNALS:
             getattr(presenter, name).connect(getattr(self, f"_on_presenter_{name}"))
         self._log_batch.clear()
+        self.call_panel.set_server(presenter.supervisor)
+        for pane in self.list_panes.values():
+            if pane.request is not None:
+                pane.request.set_server(presenter.supervisor)
         self.server_log.setPlainText(presenter.log_text())
         self.statusBar().clearMessage()
         self._on_presenter_header_changed()
@@ -305,6 +318,7 @@ class MainWindow(QMainWindow):
             return
         catalog = presenter.catalog
         self.tools_pane.set_tools(presenter.shown_tools(), *presenter.tool_marks())
+        self._on_calls_catalog_linted(presenter.supervisor.spec.name)
         for name, pane in self.list_panes.items():
             pane.model.set_items(catalog.lists[name].items if catalog else [])
         set_capped_text(self.server_info, presenter.server_text())
@@ -352,6 +366,11 @@ class MainWindow(QMainWindow):
     def _append_log(self, lines: list[str]) -> None:
         self.server_log.appendPlainText("\n".join(lines))
 
+    def _on_tree_double_clicked(self, index: object) -> None:
+        """Double-clicking a tool opens it in the Call tab."""
+        if self.call_panel.tool is not None:
+            self.tabs.setCurrentWidget(self.call_panel)
+
     def _on_banner_retry_clicked(self) -> None:
         if self.banner.state == "drift":
             self.tabs.setCurrentWidget(self.drift_pane)
@@ -384,6 +403,12 @@ class MainWindow(QMainWindow):
     def _on_tracker_comparison_ready(self, name: str, comparison: Comparison) -> None:
         if self.current is not None and self.current.spec.name == name:
             self.drift_pane.show_comparison(comparison)
+
+    def _on_calls_catalog_linted(self, name: str) -> None:
+        if self.current is None or self.current.spec.name != name:
+            return
+        linted = self.runtime.calls.lints.get(name, {})
+        self.tools_pane.set_lint({tool: lint_words(issues) for tool, issues in linted.items()})
 
     def _on_tracker_failed(self, name: str, message: str) -> None:
         self.statusBar().showMessage(f"{name}: {message}", 8000)

@@ -114,6 +114,7 @@ class ServerPresenter(QObject):
         super().__init__(parent)
         self.supervisor = supervisor
         self.tracker = tracker
+        self._duplicates: tuple[Snapshot | None, list[Duplicate]] = (None, [])
         if tracker is not None:
             tracker.report_ready.connect(self._on_tracker_report_ready)
             tracker.history_changed.connect(self._on_tracker_history_changed)
@@ -204,7 +205,7 @@ class ServerPresenter(QObject):
                 kind = error.kind.heading if error else snapshot.status
                 related = frozenset(
                     page
-                    for duplicate in duplicates_of(snapshot)
+                    for duplicate in self._duplicates_of(snapshot)
                     if duplicate.list_name == list_name
                     for page in duplicate.pages[:-1]
                 )
@@ -247,7 +248,13 @@ class ServerPresenter(QObject):
         snapshot = attempt.snapshot if attempt is not None else None
         if snapshot is None or snapshot.error is None or snapshot.error.kind is not ErrorKind.DUPLICATE_NAME:
             return []
-        return duplicates_of(snapshot)
+        return self._duplicates_of(snapshot)
+
+    def _duplicates_of(self, snapshot: Snapshot) -> list[Duplicate]:
+        """Made once per failed attempt (two definitions diffed), however often the window asks."""
+        if self._duplicates[0] is not snapshot:
+            self._duplicates = (snapshot, duplicates_of(snapshot))
+        return self._duplicates[1]
 
     def first_page(self) -> FirstPage | None:
         """What a first-page-only host gets of the accepted tools (made with the drift report, off the GUI thread)."""

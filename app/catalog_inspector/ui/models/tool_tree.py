@@ -117,6 +117,7 @@ class ToolTreeModel(QAbstractItemModel):
         self._ghost_font: QFont | None = None
         self._marks: dict[str, str] = {}  # tool name → what the last refresh did to it (see MARKS)
         self._flagged: frozenset[str] = frozenset()  # tools that differ from the approved catalog
+        self._linted: dict[str, str] = {}  # tools whose schemas a strict host would reject → why
 
     # -- applying a catalog or a filter -------------------------------------
     def tool_names(self) -> list[str]:
@@ -124,12 +125,16 @@ class ToolTreeModel(QAbstractItemModel):
         marks = self._marks
         return [node.key for node in self._all if marks.get(node.key) != "removed"]
 
-    def set_marks(self, marks: dict[str, str], flagged: frozenset[str] = frozenset()) -> None:
-        """Mark tools as the last refresh left them (`added`, `changed`, `removed` for ghost rows) and
-        the ones that differ from the approved catalog. One dataChanged over the exposed rows."""
-        if marks == self._marks and flagged == self._flagged:
+    def set_marks(
+        self, marks: dict[str, str], flagged: frozenset[str] = frozenset(), linted: dict[str, str] | None = None
+    ) -> None:
+        """Mark tools as the last refresh left them (`added`, `changed`, `removed` for ghost rows), the ones
+        that differ from the approved catalog, and those whose schemas a strict host would reject (`linted`:
+        name → words). One dataChanged over the exposed rows."""
+        linted = linted or {}
+        if marks == self._marks and flagged == self._flagged and linted == self._linted:
             return
-        self._marks, self._flagged = dict(marks), flagged
+        self._marks, self._flagged, self._linted = dict(marks), flagged, dict(linted)
         if self._exposed:
             self.dataChanged.emit(self.index(0, 0), self.index(self._exposed - 1, LAST_COLUMN))
 
@@ -363,6 +368,12 @@ class ToolTreeModel(QAbstractItemModel):
             marked = self._marked_data(node, column, role)
             if marked is not None:
                 return marked
+        if self._linted and column == ANNOTATIONS and role in (_R.DisplayRole, _R.ToolTipRole):
+            lint = self._linted.get(node.key)
+            if lint is not None:
+                if role == _R.ToolTipRole:
+                    return tooltip(lint)
+                return " · ".join(["⚠ schema", *annotation_badges(tool)])
         description = description_of(tool)
         if role == Qt.ItemDataRole.DisplayRole:
             if column == NAME:

@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QLabel,
     QSplitter,
     QTableView,
     QTableWidget,
@@ -19,19 +18,12 @@ from PySide6.QtWidgets import (
 from catalog_inspector.core.drift import FirstPage
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui.models.name_list import NameListModel
+from catalog_inspector.ui.widgets.labels import plain_label
 from catalog_inspector.ui.widgets.tables import compact_table
 
 __all__ = ["ChecksPane"]
 
 COLLISION_ROWS = 2_000  # table items are made on the GUI thread: bounded, whatever two big catalogs share
-
-
-def _label(object_name: str, parent: QWidget) -> QLabel:
-    label = QLabel(parent)
-    label.setObjectName(object_name)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(True)
-    return label
 
 
 class ChecksPane(QWidget):
@@ -45,7 +37,7 @@ class ChecksPane(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.first_page_summary = _label("firstPageSummary", self)
+        self.first_page_summary = plain_label("firstPageSummary", self)
         self.hidden_model = NameListModel(self)
         # A table, not a list view: QListView lays out every item on a reset (125 ms at 100,000 names).
         self.first_page_view = QTableView(self)
@@ -54,7 +46,7 @@ class ChecksPane(QWidget):
         compact_table(self.first_page_view, QAbstractItemView.SelectionBehavior.SelectRows)
         self.first_page_view.horizontalHeader().setVisible(False)
         self.first_page_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.collisions_summary = _label("collisionsSummary", self)
+        self.collisions_summary = plain_label("collisionsSummary", self)
         self.collisions_view = QTableWidget(0, 2, self)
         self.collisions_view.setObjectName("collisionsView")
         self.collisions_view.setHorizontalHeaderLabels(["Tool name", "Offered by (a host that merges them keeps the last)"])

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QSizePolicy,
     QSpinBox,
     QSplitter,
     QTableView,
@@ -26,6 +25,7 @@ from catalog_inspector.core.history import DEFAULT_KEEP, Entry
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime.tracker import Comparison
 from catalog_inspector.ui.models.drift_rows import DriftModel, value_text
+from catalog_inspector.ui.widgets.labels import plain_label
 from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.tables import compact_table
 
@@ -33,15 +33,6 @@ __all__ = ["DriftPane"]
 
 VALUE_CAP = 100_000
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 20
-
-
-def _label(object_name: str, parent: QWidget) -> QLabel:
-    label = QLabel(parent)
-    label.setObjectName(object_name)
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.setWordWrap(True)
-    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-    return label
 
 
 def _summary(diff: CatalogDiff) -> str:
@@ -76,8 +67,8 @@ class DriftPane(QWidget):
         super().__init__(parent)
         self.showing_comparison = False
         self._report: DriftReport | None = None
-        self.summary = _label("driftSummary", self)
-        self.pin_status = _label("pinStatus", self)
+        self.summary = plain_label("driftSummary", self)
+        self.pin_status = plain_label("pinStatus", self)
         self.approve_button = QPushButton("Approve this catalog", self)
         self.approve_button.setObjectName("approveButton")
         self.approve_button.setToolTip(
@@ -105,7 +96,7 @@ class DriftPane(QWidget):
         self.old_view.setPlaceholderText("The old value of the selected change")
         self.new_view = plain_text_view("driftNew", self)
         self.new_view.setPlaceholderText("The new value of the selected change")
-        self.reason = _label("driftReason", self)
+        self.reason = plain_label("driftReason", self)
         sides_split = QSplitter(Qt.Orientation.Horizontal, self)
         sides_split.addWidget(self.old_view)
         sides_split.addWidget(self.new_view)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import difflib
 import json
+from collections import Counter
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QTextCursor, QTextFormat
@@ -28,21 +28,26 @@ from catalog_inspector.ui.widgets.tables import compact_table
 
 __all__ = ["DuplicatesPane", "differing_lines"]
 
-MARK_LINES = 20_000  # longer definitions are shown without line marks (difflib is quadratic at worst)
+MARK_LINES = 20_000  # longer definitions are shown without line marks
 DEFINITION_CAP = 200_000
 HEADERS = ("Key", "List", "Pages", "Definitions")
 
 
 def differing_lines(first: list[str], second: list[str]) -> tuple[set[int], set[int]]:
-    """The line numbers of each text that the other one does not have in the same place."""
-    left: set[int] = set()
-    right: set[int] = set()
-    matcher = difflib.SequenceMatcher(a=first, b=second, autojunk=False)
-    for tag, a1, a2, b1, b2 in matcher.get_opcodes():
-        if tag != "equal":
-            left.update(range(a1, a2))
-            right.update(range(b1, b2))
-    return left, right
+    """The line numbers of each text that the other one lacks (counting repeats). Linear: a sequence
+    alignment (difflib) took seconds on the GUI thread for a thousand-line schema, and minutes beyond."""
+    return _unmatched(first, second), _unmatched(second, first)
+
+
+def _unmatched(lines: list[str], other: list[str]) -> set[int]:
+    left = Counter(other)
+    missing: set[int] = set()
+    for number, line in enumerate(lines):
+        if left[line] > 0:
+            left[line] -= 1
+        else:
+            missing.add(number)
+    return missing
 
 
 def _mark(view: QPlainTextEdit, lines: set[int], color: str) -> None:

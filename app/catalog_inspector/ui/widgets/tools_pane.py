@@ -53,10 +53,12 @@ class ToolsPane(QWidget):
     Signals:
         tools_applied(): a catalog given to `set_tools` is now the one shown.
         rows_planned(int): a slice of a catalog was planned (that many new rows' worth of objects).
+        tool_selected(object): the current tool changed (its wire object, or None).
     """
 
     tools_applied = Signal()
     rows_planned = Signal(int)
+    tool_selected = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -67,6 +69,7 @@ class ToolsPane(QWidget):
         self._expanded: set[str] = set()
         self._detail_tool: dict[str, Any] | None = None  # the tool the detail shows
         self._marks: tuple[dict[str, str], frozenset[str]] = ({}, frozenset())
+        self._linted: dict[str, str] = {}
         self.given = 0  # rows in the latest catalog given (ghosts included)
         self.filter = QLineEdit(self)
         self.filter.setObjectName("toolFilter")
@@ -126,6 +129,12 @@ class ToolsPane(QWidget):
         else:
             QTimer.singleShot(0, self, self._plan_step)
 
+    def set_lint(self, linted: dict[str, str]) -> None:
+        """Tools whose schemas a strict host would reject (name → words), marked in the Annotations column."""
+        self._linted = dict(linted)
+        if not self.planning:
+            self.model.set_marks(*self._marks, self._linted)
+
     @property
     def marks(self) -> tuple[dict[str, str], frozenset[str]]:
         """The marks given with the latest catalog (applied once it is)."""
@@ -146,7 +155,7 @@ class ToolsPane(QWidget):
             return
         self._planner = None
         self.model.apply(planner)
-        self.model.set_marks(*self._marks)
+        self.model.set_marks(*self._marks, self._linted)
         self._expanded = {name for name in self._expanded if self.model.has_tool(name)}
         self._on_current(self.tree.currentIndex())
         self.tools_applied.emit()
@@ -177,6 +186,10 @@ class ToolsPane(QWidget):
             return
         self._detail_tool = tool
         if tool is not None:
-            set_capped_text(self.detail, tool_detail(tool))
+            text = tool_detail(tool)
+            if self.model.mark_of(str(index.data(Role.KEY))) == "removed":
+                text = "Removed by the last refresh: this is the tool as the previous catalog had it.\n\n" + text
+            set_capped_text(self.detail, text)
         else:
             self.detail.clear()
+        self.tool_selected.emit(tool)

@@ -1,0 +1,211 @@
+"""The runtime's side of test calls: argument validation and schema lint off the GUI thread, the call
+history and the named argument sets on disk.
+
+Validation of untrusted schemas runs in the offload sandbox, within its time
+budget (a catastrophic `pattern` is stopped and reported, never waited out);
+reading and writing the files runs on the offload threads. Widgets ask with
+plain method calls and hear back through signals; a request carries a token so
+a widget can drop answers to questions it no longer asks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from datetime import UTC, datetime
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from catalog_inspector.core.call_store import CallRecord, CallStore, capped
+from catalog_inspector.core.calls import LAYER_WORDS, CallOutcome
+from catalog_inspector.core.config import ServerSpec
+from catalog_inspector.core.lint import lint_schema, lint_tools
+from catalog_inspector.core.snapshot import Snapshot
+from catalog_inspector.core.text import visible
+from catalog_inspector.runtime.offload import Offload, OffloadClosed
+from catalog_inspector.runtime.supervisor import CallTicket, ServerSupervisor
+
+__all__ = ["CallDesk", "outcome_summary"]
+
+
+def outcome_summary(outcome: CallOutcome) -> str:
+    """One line of words for an outcome: its layer, and the error or the verdict."""
+    heading = LAYER_WORDS.get(outcome.layer, (outcome.layer, True))[0]
+    if outcome.error is not None:
+        code = f" (JSON-RPC error {outcome.error.code})" if outcome.error.code is not None else ""
+        return f"{heading}{code}: {visible(outcome.error.message, 300)}"
+    if outcome.verdict is not None and outcome.verdict.verdict not in ("valid", "no_schema", "tool_error"):
+        return f"{heading}; output: {outcome.verdict.verdict.replace('_', ' ')}"
+    return heading
+
+
+class CallDesk(QObject):
+    """Validation, lint, history and argument sets for every server's test calls.
+
+    Attributes:
+        store: where calls and argument sets are kept (None: in memory only, for this run).
+        histories: each server's calls, oldest first (as last loaded or recorded).
+        sets: each server's argument sets: tool → {name → arguments}.
+        lints: each server's accepted catalog's structural lint: tool name → issues (tools without any left out).
+
+    Signals:
+        validated(int, object): the Validation for the request with this token.
+        linted(int, object): the lint issues (a tuple of LintIssue) for the request with this token.
+        history_changed(str): this server's `histories` entry changed.
+        sets_changed(str): this server's `sets` entry changed.
+        failed(str, str): a history file could not be read or written (server, message).
+        catalog_linted(str): this server's `lints` entry is for its accepted catalog now.
+    """
+
+    validated = Signal(int, object)
+    linted = Signal(int, object)
+    history_changed = Signal(str)
+    sets_changed = Signal(str)
+    failed = Signal(str, str)
+    catalog_linted = Signal(str)
+
+    def __init__(self, supervisors: list[ServerSupervisor], offload: Offload, store: CallStore | None) -> None:
+        super().__init__()
+        self.store = store
+        self.histories: dict[str, list[CallRecord]] = {}
+        self.sets: dict[str, dict[str, dict[str, Any]]] = {}
+        self.lints: dict[str, dict[str, tuple[Any, ...]]] = {}
+        self._offload = offload
+        self._specs = {s.spec.name: s.spec for s in supervisors}
+        self._supervisors = list(supervisors)
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._writes: dict[str, asyncio.Lock] = {}
+        for supervisor in supervisors:
+            supervisor.call_finished.connect(self._on_supervisor_call_finished)
+            supervisor.catalog_accepted.connect(self._on_supervisor_catalog_accepted)
+
+    def load_all(self) -> None:
+        """Read every server's history and argument sets (at start, before any call is made)."""
+        for name in self._specs:
+            self.load(name)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # -- validation and lint ---------------------------------------------------
+    def validate(self, token: int, schema: Any, instance: Any) -> None:
+        """Validate `instance` against an untrusted `schema` in the sandbox; `validated(token, …)` answers."""
+        self._spawn(self._validate(token, schema, instance))
+
+    async def _validate(self, token: int, schema: Any, instance: Any) -> None:
+        try:
+            validation = await self._offload.validate(schema, instance)
+        except OffloadClosed:
+            return  # shutting down
+        self.validated.emit(token, validation)
+
+    def lint(self, token: int, schema: Any) -> None:
+        """Lint an untrusted input schema on a worker thread; `linted(token, issues)` answers."""
+        self._spawn(self._lint(token, schema))
+
+    async def _lint(self, token: int, schema: Any) -> None:
+        try:
+            issues = await self._offload.run(lint_schema, schema)
+        except OffloadClosed:
+            return
+        self.linted.emit(token, issues)
+
+    def _on_supervisor_catalog_accepted(self, snapshot: Snapshot) -> None:
+        supervisor = self.sender()
+        if isinstance(supervisor, ServerSupervisor):
+            self._spawn(self._lint_catalog(supervisor.spec.name, snapshot))
+
+    async def _lint_catalog(self, name: str, snapshot: Snapshot) -> None:
+        # Structural checks only: the metaschema check (~1.5 ms a tool) is the Call tab's, for the tool picked.
+        try:
+            found = await self._offload.run(lint_tools, snapshot.tools.items, False)
+        except OffloadClosed:
+            return
+        supervisor = next((s for s in self._supervisors if s.spec.name == name), None)
+        if supervisor is not None and supervisor.accepted is snapshot:
+            self.lints[name] = found
+            self.catalog_linted.emit(name)
+
+    # -- history ---------------------------------------------------------------
+    def load(self, name: str) -> None:
+        """Read the server's history and argument sets (`history_changed`, `sets_changed` follow)."""
+        spec = self._specs.get(name)
+        if spec is not None and self.store is not None:
+            self._spawn(self._load(spec))
+
+    async def _load(self, spec: ServerSpec) -> None:
+        assert self.store is not None
+        try:
+            history = await self._offload.run(self.store.history, spec)
+            sets = await self._offload.run(self.store.argument_sets, spec)
+        except OffloadClosed:
+            return
+        # Calls made while the file was read are in memory already (and may be on disk by now).
+        newer = [record for record in self.histories.get(spec.name, []) if record not in history]
+        self.histories[spec.name] = [*history, *newer][-self.store.keep :]
+        self.history_changed.emit(spec.name)
+        self.sets[spec.name] = sets
+        self.sets_changed.emit(spec.name)
+
+    def _on_supervisor_call_finished(self, ticket: CallTicket, outcome: CallOutcome) -> None:
+        supervisor = self.sender()
+        if not isinstance(supervisor, ServerSupervisor):
+            return
+        arguments, cut = capped(ticket.arguments)
+        record = CallRecord(
+            at=datetime.now(UTC).isoformat(timespec="milliseconds"),
+            kind=ticket.kind,
+            name=ticket.tool,
+            arguments=arguments,
+            outcome=outcome.layer,
+            duration_ms=round(outcome.latency_ms, 1),
+            verdict=outcome.verdict.verdict if outcome.verdict is not None else "",
+            summary=outcome_summary(outcome),
+            arguments_cut=cut,
+        )
+        name = supervisor.spec.name
+        history = self.histories.setdefault(name, [])
+        history.append(record)
+        keep = self.store.keep if self.store is not None else 200
+        del history[:-keep]
+        self.history_changed.emit(name)
+        if self.store is not None:
+            self._spawn(self._write(supervisor.spec, record))
+
+    async def _write(self, spec: ServerSpec, record: CallRecord) -> None:
+        assert self.store is not None
+        async with self._writes.setdefault(spec.name, asyncio.Lock()):
+            try:
+                await self._offload.run(self.store.record, spec, record)
+            except OffloadClosed:
+                return
+            except OSError as exc:
+                self.failed.emit(spec.name, f"could not keep the call in the history: {exc.strerror or exc}")
+
+    # -- argument sets -----------------------------------------------------------
+    def save_set(self, name: str, tool: str, set_name: str, arguments: Any) -> None:
+        self.sets.setdefault(name, {}).setdefault(tool, {})[set_name] = arguments
+        self.sets_changed.emit(name)
+        spec = self._specs.get(name)
+        if spec is not None and self.store is not None:
+            self._spawn(self._persist(spec, self.store.save_set, tool, set_name, arguments))
+
+    def delete_set(self, name: str, tool: str, set_name: str) -> None:
+        tools = self.sets.get(name, {})
+        tools.get(tool, {}).pop(set_name, None)
+        self.sets_changed.emit(name)
+        spec = self._specs.get(name)
+        if spec is not None and self.store is not None:
+            self._spawn(self._persist(spec, self.store.delete_set, tool, set_name))
+
+    async def _persist(self, spec: ServerSpec, write: Any, *args: Any) -> None:
+        async with self._writes.setdefault(spec.name, asyncio.Lock()):
+            try:
+                await self._offload.run(write, spec, *args)
+            except OffloadClosed:
+                return
+            except OSError as exc:
+                self.failed.emit(spec.name, f"could not save the argument set: {exc.strerror or exc}")

@@ -1,0 +1,136 @@
+"""The call panel's read-only parts: the result as the server sent it, and the call history."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage, QImageReader, QPixmap
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from catalog_inspector.core.call_store import CallRecord
+from catalog_inspector.core.result_text import Block, describe_result
+from catalog_inspector.core.text import visible
+from catalog_inspector.ui.models.roles import tooltip
+from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
+from catalog_inspector.ui.widgets.tables import compact_table
+
+__all__ = ["CallHistoryView", "ResultView"]
+
+PREVIEW = 240  # pixels of an image preview's longer side
+ALLOCATION_MB = 64  # what Qt may allocate to decode one untrusted image
+HISTORY_HEADERS = ("Time", "Kind", "Name", "Outcome", "Duration")
+
+QImageReader.setAllocationLimit(ALLOCATION_MB)
+
+
+def _preview(block: Block) -> QPixmap | None:
+    if block.image is None:
+        return None
+    image = QImage()
+    if not image.loadFromData(block.image):
+        return None
+    if max(image.width(), image.height()) > PREVIEW:
+        image = image.scaled(PREVIEW, PREVIEW, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)
+    return QPixmap.fromImage(image)
+
+
+class ResultView(QTabWidget):
+    """A result: readable (`callResult`, with image previews) and raw (`callRaw`)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.text = plain_text_view("callResult", self)
+        self.text.setPlaceholderText("The result of a call shows here, as the server sent it.")
+        self.raw = plain_text_view("callRaw", self)
+        self.images = QWidget(self)
+        self.images.setObjectName("callImages")
+        self._image_row = QHBoxLayout(self.images)
+        self._image_row.setContentsMargins(0, 0, 0, 0)
+        self._image_row.addStretch(1)
+        readable = QWidget(self)
+        layout = QVBoxLayout(readable)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.images)
+        layout.addWidget(self.text, 1)
+        self.addTab(readable, "Result")
+        self.addTab(self.raw, "Raw JSON")
+        self.images.hide()
+
+    def show_result(self, result: dict[str, Any] | None, kind: str = "tool") -> None:
+        blocks = describe_result(result, kind)
+        set_capped_text(self.text, "\n\n".join(block.text for block in blocks))
+        set_capped_text(self.raw, json.dumps(result, indent=2, ensure_ascii=False) if result is not None else "")
+        self._show_images(blocks)
+
+    def clear_result(self) -> None:
+        self.text.clear()
+        self.raw.clear()
+        self._show_images([])
+
+    def image_count(self) -> int:
+        return self._image_row.count() - 1
+
+    def _show_images(self, blocks: Sequence[Block]) -> None:
+        while self._image_row.count() > 1:
+            item = self._image_row.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
+        for block in blocks:
+            pixmap = _preview(block)
+            if pixmap is None:
+                continue
+            label = QLabel(self.images)
+            label.setTextFormat(Qt.TextFormat.PlainText)
+            label.setPixmap(pixmap)
+            self._image_row.insertWidget(self._image_row.count() - 1, label)
+        self.images.setVisible(self.image_count() > 0)
+
+
+class CallHistoryView(QTableWidget):
+    """The server's calls, newest first (`callHistory`); the selected one can be re-run or copied."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(0, len(HISTORY_HEADERS), parent)
+        self.setObjectName("callHistory")
+        self.setHorizontalHeaderLabels(list(HISTORY_HEADERS))
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        compact_table(self, QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        for column, width in enumerate((150, 60, 170, 220)):
+            self.setColumnWidth(column, width)
+        self._records: list[CallRecord] = []
+
+    def show_records(self, records: Sequence[CallRecord]) -> None:
+        """Show `records` (oldest first, as kept) newest first."""
+        self._records = list(reversed(records))
+        self.setRowCount(len(self._records))
+        for row, record in enumerate(self._records):
+            cells = (
+                record.at[:19].replace("T", " "),
+                record.kind,
+                visible(record.name, 200),
+                record.outcome + (f" · output {record.verdict}" if record.verdict not in ("", "valid", "no_schema") else ""),
+                f"{record.duration_ms:,.0f} ms",
+            )
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)  # item text is literal, never rich
+                if column == 3 and record.summary:
+                    item.setToolTip(tooltip(record.summary))
+                self.setItem(row, column, item)
+
+    def selected_record(self) -> CallRecord | None:
+        rows = self.selectionModel().selectedRows()
+        return self._records[rows[0].row()] if rows and 0 <= rows[0].row() < len(self._records) else None
