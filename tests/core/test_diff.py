@@ -665,3 +665,14 @@ def test_list_diff_json_lists_keys_by_the_lists_own_key_field() -> None:
     result = ListDiff("resource_templates", added=({"uriTemplate": "a/{x}", "name": "n"},))
     assert result.to_json()["added"] == ["a/{x}"]
     assert CatalogDiff({"resource_templates": result}).to_json()["resource_templates"]["added"] == ["a/{x}"]
+
+
+def test_closing_an_input_with_unevaluated_properties_is_breaking() -> None:
+    from catalog_inspector.core.diff import diff_item
+
+    old = {"name": "t", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}}}
+    new = {"name": "t", "inputSchema": {**old["inputSchema"], "unevaluatedProperties": False}}
+    (change,) = diff_item("tools", old, new)
+    assert change.pointer == "/unevaluatedProperties" and change.severity == "breaking", change
+    (back,) = diff_item("tools", new, old)
+    assert back.severity == "info"

@@ -29,8 +29,8 @@ def pick(window: MainWindow, qtbot, name: str) -> CallPanel:  # type: ignore[no-
     row = next(r for r in range(model.rowCount()) if model.index(r, 0).data(Role.KEY) == name)
     tree(window).setCurrentIndex(model.index(row, 0))
     panel = window.call_panel
+    window.tabs.setCurrentWidget(panel)  # the tool picked in the tree is built into a form once the tab shows
     assert panel.tool is not None and panel.tool["name"] == name
-    window.tabs.setCurrentWidget(panel)
     return panel
 
 
@@ -240,3 +240,17 @@ def test_schema_lint_shows_in_the_tree_and_the_call_panel(harness: Harness, qtbo
     lint = panel.findChild(QLabel, "schemaLint")
     wait_for(qtbot, lambda: "array_without_items" in lint.text())
     assert "/properties/xs" in lint.text()
+
+
+def test_progress_notifications_show_while_a_call_runs(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = ready_window(harness, qtbot, "--call-delay", "1")
+    panel = pick(window, qtbot, "echo")
+    type_arguments(panel, qtbot, '{"text": "hi"}')
+    assert panel.supervisor is not None
+    with qtbot.waitSignal(panel.supervisor.call_progress, timeout=10_000):
+        qtbot.mouseClick(panel.findChild(QPushButton, "callButton"), Qt.MouseButton.LeftButton)
+    assert panel.findChild(QLabel, "callProgress").text().startswith("Progress ")
+    with qtbot.waitSignal(panel.supervisor.call_finished, timeout=20_000):
+        pass
+    assert panel.findChild(QLabel, "callOutcome").property("layer") == "ok"
+

@@ -153,7 +153,7 @@ def _locate(segments: Sequence[str]) -> _Spot:
         elif s in SCHEMA_ONE:
             taken = 1
             step = ("one", s)
-            path.append({"items": "[]", "additionalProperties": "*"}.get(s, f"<{s}>"))
+            path.append({"items": "[]", "additionalProperties": "*", "unevaluatedProperties": "*"}.get(s, f"<{s}>"))
         else:
             return _Spot(tuple(path), s, tuple(segments[i + 1 :]), step, tuple(segments[:i]))
         holder = i
@@ -310,7 +310,7 @@ def _step_change(io: str, spot: _Spot, op: Op, old: Any, new: Any, new_root: Any
             return WARNING, f"{where} {_VERB[op]}"
         narrows = (op == "remove") != (keyword == "allOf")
         return (BREAKING, f"{where} {_VERB[op]}: fewer values accepted") if narrows else (INFO, f"{where} {_VERB[op]}")
-    if kind == "one" and spot.step[1] == "additionalProperties" and io == "input":
+    if kind == "one" and spot.step[1] in ("additionalProperties", "unevaluatedProperties") and io == "input":
         return _openness_change(parent, old, new, "accepts extra properties", "rejects extra properties")
     if kind == "map" and spot.step[1] in ("$defs", "definitions"):
         name = spot.step[2]

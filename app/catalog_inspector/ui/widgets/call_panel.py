@@ -18,7 +18,7 @@ import json
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -104,6 +104,7 @@ class CallPanel(QWidget):
         self._parse_error = ""
         self._confirmed: set[tuple[str, object, str]] = set()  # (server, session, tool) the user said yes to
         self._pending_send = False
+        self._pending: tuple[dict[str, Any] | None] | None = None  # a tool picked while the tab was hidden
         self._build()
         desk = runtime.calls
         desk.validated.connect(self._on_desk_validated)
@@ -159,6 +160,7 @@ class CallPanel(QWidget):
         editors = QSplitter(Qt.Orientation.Horizontal, self)
         editors.addWidget(self.form)
         editors.addWidget(self.arguments)
+        editors.setSizes([400, 220])  # the form needs the room; the JSON is a glance
 
         self.messages = QTableWidget(0, 3, self)
         self.messages.setObjectName("validationMessages")
@@ -261,7 +263,15 @@ class CallPanel(QWidget):
         self.result.clear_result()
 
     def set_tool(self, tool: dict[str, Any] | None, arguments: Any = None) -> None:
-        """Call this tool (from the tool tree), with `arguments` or its form's empty value."""
+        """Call this tool (from the tool tree), with `arguments` or its form's empty value.
+
+        While the tab is hidden the tool is only noted: a form is built on the GUI thread
+        (a few ms, far more for a schema of hundreds of fields), so not on every click in the tree.
+        """
+        if not self.isVisible() and arguments is None:
+            self._pending = (tool,)
+            return
+        self._pending = None
         if tool is self.tool and arguments is None:
             return
         self.tool = tool
@@ -273,6 +283,11 @@ class CallPanel(QWidget):
                 arguments = self._drafts.get(self._draft_key())  # what the user left here last time
             if arguments is not None:
                 self._set_arguments(arguments)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._pending is not None:
+            self.set_tool(self._pending[0])
 
     # -- sending --------------------------------------------------------------------
     def send(self) -> bool:
