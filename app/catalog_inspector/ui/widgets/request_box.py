@@ -90,8 +90,9 @@ class RequestBox(QWidget):
             description = argument.get("description")
             if isinstance(description, str):
                 field.setPlaceholderText(visible(description, 200))
-            label = QLabel(visible(name, 80) + (" *" if argument.get("required") is True else ""), self)
-            label.setTextFormat(Qt.TextFormat.PlainText)
+            label = QLabel(self)
+            label.setTextFormat(Qt.TextFormat.PlainText)  # before the text: a prompt's argument name is server text
+            label.setText(visible(name, 80) + (" *" if argument.get("required") is True else ""))
             self.form.addRow(label, field)
             self.fields[name] = field
         self._update()
