@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import DEMO, assert_all_gone, http_demo, pids_in
+from tests.helpers import DEMO, assert_all_gone, http_demo, pids_in, wait_until
 
 CLI = (sys.executable, "-m", "catalog_inspector")
 PAGE_KEYS = {"index", "cursor", "next_cursor", "items", "names", "bytes", "latency_ms"}
@@ -166,3 +167,60 @@ def test_out_dash_is_stdout(tmp_path: Path) -> None:
     code, doc, _ = run("snapshot", "--out", "-", *demo("normal"))
     assert code == 0 and doc is not None and doc["status"] == "complete"
     assert not (Path.cwd() / "-").exists()
+
+
+def test_url_credentials_never_reach_the_snapshot(tmp_path: Path) -> None:
+    """Issue 9, point 7: user:password and query values are redacted wherever the URL is written."""
+    with http_demo("normal") as url:
+        secret_url = url.replace("http://", "http://alice:pw-SECRET@") + "?api_key=QUERY-SECRET"
+        code, doc, stderr = run("snapshot", "--url", secret_url)
+    assert doc is not None
+    text = json.dumps(doc) + stderr
+    assert "pw-SECRET" not in text and "QUERY-SECRET" not in text and "alice" not in text
+    assert doc["source"]["target"].endswith("/mcp?api_key=…")
+
+
+def test_names_and_messages_on_stderr_cannot_drive_the_terminal(tmp_path: Path) -> None:
+    """Issue 9, points 6 and 10: control, escape and bidi characters are written out, one line per message."""
+    config = tmp_path / "servers.json"
+    hostile = "evil\u202e\x1b]0;pwned\x07\nfake: complete"
+    config.write_text(json.dumps({"mcpServers": {hostile: {"command": "true"}}}))
+    code, _, stderr = run("snapshot", "--server", "other", "--config", str(config))
+    assert code == 2
+    assert "\x1b" not in stderr and "\u202e" not in stderr and "\x07" not in stderr
+    assert "evil\\u202e\\u001b]0;pwned\\u0007\\u000afake: complete" in stderr
+    assert not any(line.startswith("fake: complete") for line in stderr.splitlines())
+
+
+def test_a_header_with_a_line_break_is_a_usage_error_naming_it(tmp_path: Path) -> None:
+    """Issue 9, point 9: checked on the command line and when the config is read, value never echoed."""
+    code, doc, stderr = run("snapshot", "--url", "http://127.0.0.1:9/mcp", "--header", "X-Token: abc\r\nEvil: 1")
+    assert code == 2 and doc is None and "'X-Token'" in stderr and "line break" in stderr and "abc" not in stderr
+    config = tmp_path / "servers.json"
+    entry = {"type": "http", "url": "http://127.0.0.1:9/mcp", "headers": {"Authorization": "Bearer s3cret\n"}}
+    config.write_text(json.dumps({"mcpServers": {"remote": entry}}))
+    code, doc, stderr = run("snapshot", "--server", "remote", "--config", str(config))
+    assert code == 2 and doc is None
+    assert "mcpServers.remote.headers" in stderr and "'Authorization'" in stderr and "s3cret" not in stderr
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_signal_stops_the_walk_kills_the_server_and_still_writes_the_json(tmp_path: Path, signum: int) -> None:
+    """Issue 9, point 4: `timeout 3 mcp-catalog-inspector snapshot …` in CI must not orphan the server."""
+    pidfile = tmp_path / "pids"
+    proc = subprocess.Popen(
+        [*CLI, "snapshot", "--timeout", "60", *demo("hang", "--spawn-child", "--stubborn", "--pidfile", str(pidfile))],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        wait_until(lambda: len(pids_in(pidfile)) == 2, timeout=30, what="the server and its child")
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 4, err
+    doc = json.loads(out)
+    assert doc["status"] == "failed" and doc["error"]["kind"] == "cancelled"
+    assert signal.Signals(signum).name in doc["error"]["message"]
+    assert "Traceback" not in err and err.strip().startswith("failed: cancelled")
+    assert_all_gone(pids_in(pidfile))

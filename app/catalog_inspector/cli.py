@@ -19,7 +19,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -27,14 +29,17 @@ import anyio
 
 from catalog_inspector.cli_call import ArgumentsError, CallPlan, load_arguments, walk_and_call, write_report
 from catalog_inspector.cli_call import summary_line as call_summary_line
-from catalog_inspector.core.config import ConfigError, Limits, ServerSpec, load_config
+from catalog_inspector.core.config import ConfigError, Limits, ServerSpec, check_header, load_config
 from catalog_inspector.core.diff import ABSENT, CatalogDiff, Severity, diff_catalogs
 from catalog_inspector.core.drift import catalog_items
+from catalog_inspector.core.errors import ErrorKind, make_error
 from catalog_inspector.core.files import write_text_safely
 from catalog_inspector.core.lists import LIST_KINDS, LIST_NAMES, item_key
 from catalog_inspector.core.paths import user_config_file
-from catalog_inspector.core.snapshot import FORMAT, Snapshot, write_json
+from catalog_inspector.core.redact import redacted_url
+from catalog_inspector.core.snapshot import FORMAT, PageRecord, Snapshot, failed_snapshot, write_json
 from catalog_inspector.core.text import visible
+from catalog_inspector.core.walk import source_of
 from catalog_inspector.core.worker import SessionWorker
 
 __all__ = ["EXIT_CODES", "main"]
@@ -171,9 +176,14 @@ def _spec_from(args: argparse.Namespace) -> ServerSpec:
         for header in args.header:
             key, sep, value = header.partition(":")
             if not sep or not key.strip():
-                raise UsageError(f"--header must look like 'Name: value': {header!r}")
+                raise UsageError(f"--header must look like 'Name: value': {visible(key, 100)!r}")
+            try:
+                check_header(key.strip(), value.strip(), "--header")
+            except ConfigError as exc:
+                raise UsageError(str(exc)) from exc
             headers[key.strip()] = value.strip()
-        return ServerSpec(name=args.url, transport="sse" if args.sse else "http", url=args.url, headers=headers)
+        name = redacted_url(args.url)  # the snapshot's source names it: no credentials in it
+        return ServerSpec(name=name, transport="sse" if args.sse else "http", url=args.url, headers=headers)
     path = args.config or user_config_file()
     try:
         specs = load_config(path)
@@ -182,7 +192,7 @@ def _spec_from(args: argparse.Namespace) -> ServerSpec:
     for spec in specs:
         if spec.name == args.server:
             return spec
-    names = ", ".join(s.name for s in specs) or "none"
+    names = ", ".join(visible(s.name, 200) for s in specs) or "none"  # names are the config's, but shown on a terminal
     raise UsageError(f"no server named {args.server!r} in {path} (servers: {names})")
 
 
@@ -334,6 +344,40 @@ def _call(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     return report.outcome.exit_code
 
 
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+
+
+async def walk_until_signalled(spec: ServerSpec, limits: Limits) -> Snapshot:
+    """One walk, as `SessionWorker.walk_once`; TERM, HUP or INT stop it: the server's process group is
+    killed without a grace period and the snapshot says `failed`, kind `cancelled`, with the pages reached."""
+    pages: dict[str, list[PageRecord]] = {}
+    worker = SessionWorker(spec, limits, on_page=lambda name, page: pages.setdefault(name, []).append(page))
+    started = time.perf_counter()
+    stopped_by: list[int] = []
+    result: list[Snapshot] = []
+    async with anyio.create_task_group() as group:
+
+        async def watch() -> None:
+            with anyio.open_signal_receiver(*STOP_SIGNALS) as signals:
+                async for signum in signals:
+                    stopped_by.append(signum)
+                    worker.faults.quit_soon()  # no grace period: whoever sent it is waiting for us
+                    group.cancel_scope.cancel()
+                    return
+
+        async def walk() -> None:
+            result.append(await worker.walk_once())
+            group.cancel_scope.cancel()
+
+        group.start_soon(watch)
+        group.start_soon(walk)
+    if result:
+        return result[0]
+    name = signal.Signals(stopped_by[0]).name if stopped_by else "a signal"
+    error = make_error(ErrorKind.CANCELLED, f"stopped by {name} before the walk finished")
+    return failed_snapshot(error, source_of(spec), started, pages=pages)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -361,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError("check prints the diff on stdout: give --out a file for the snapshot")
     except UsageError as exc:
         return _usage(parser, args.command, str(exc))
-    snapshot = anyio.run(SessionWorker(spec, _limits(args)).walk_once)
+    snapshot = anyio.run(walk_until_signalled, spec, _limits(args))
     if (args.command == "snapshot" or args.out is not None) and not _write_out(args.command, snapshot, args.out):
         return EXIT_CODES["usage"]
     line = summary_line(snapshot)

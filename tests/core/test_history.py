@@ -118,7 +118,7 @@ def test_secret_looking_command_arguments_stay_out_of_history_files(tmp_path: Pa
         assert secret not in written, secret
     target = json.loads(written)["source"]["target"]
     assert target == (
-        "stdio: npx mcp-remote https://example.com/mcp --header Authorization: … --api-key … TOKEN=… --verbose"
+        "stdio: npx mcp-remote https://example.com/mcp?key=… --header Authorization: … --api-key … TOKEN=… --verbose"
     )
 
 
@@ -136,7 +136,7 @@ def test_no_secret_enters_a_history_file(tmp_path: Path) -> None:
     for secret in ("hunter2", "alice", "query-secret", "header-secret", "env-secret-123"):
         assert secret not in written
     source = json.loads(next(history.directory(remote).glob("*.json")).read_text())["source"]
-    assert source == {"name": "remote", "transport": "http", "target": "http: https://example.com:8443/mcp"}
+    assert source == {"name": "remote", "transport": "http", "target": "http: https://example.com:8443/mcp?token=…"}
 
 
 def test_a_write_that_fails_midway_leaves_the_history_as_it_was(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.files import write_text_safely
 from catalog_inspector.core.history import server_key
+from catalog_inspector.core.redact import redacted_args, redacted_url
 
 __all__ = ["ARGUMENTS_CAP", "DEFAULT_CALLS", "CallRecord", "CallStore", "call_command"]
 
@@ -74,12 +75,13 @@ def capped(arguments: Any) -> tuple[Any, bool]:
 
 
 def call_command(spec: ServerSpec, tool: str, arguments: Any) -> str:
-    """A `mcp-catalog-inspector call` command line that repeats this call (headers and env are left out: secrets)."""
+    """A `mcp-catalog-inspector call` command line that repeats this call. Secrets are left out (headers, env,
+    a URL's credentials and query values, secret-looking arguments): they read `…`, to be filled in."""
     words = ["mcp-catalog-inspector", "call", tool, "--args", json.dumps(arguments, ensure_ascii=False)]
     if spec.transport == "stdio":
-        words += ["--", spec.command, *spec.args]
+        words += ["--", spec.command, *redacted_args(spec.args)]
     else:
-        words += ["--url", spec.url, *(["--sse"] if spec.transport == "sse" else [])]
+        words += ["--url", redacted_url(spec.url), *(["--sse"] if spec.transport == "sse" else [])]
     return shlex.join(words)
 
 

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from catalog_inspector.core.redact import redacted_args, redacted_url
+
 __all__ = [
     "ConfigError",
     "Limits",
     "ServerSpec",
+    "check_header",
     "demo_servers",
     "load_config",
     "parse_config",
@@ -58,10 +62,11 @@ class ServerSpec:
     headers: Mapping[str, str] = field(default_factory=dict)
 
     def describe(self) -> str:
-        """A one-line plain description (`stdio: python -m x`, `http: https://…`)."""
+        """A one-line plain description (`stdio: python -m x`, `http: https://…`), without secrets:
+        URL credentials and query values, header values and secret-looking options read `…`."""
         if self.transport == "stdio":
-            return f"stdio: {' '.join([self.command, *self.args])}"
-        return f"{self.transport}: {self.url}"
+            return f"stdio: {' '.join([self.command, *redacted_args(self.args)])}"
+        return f"{self.transport}: {redacted_url(self.url)}"
 
 
 def _strings(value: Any, where: str) -> tuple[str, ...]:
@@ -78,6 +83,21 @@ def _mapping(value: Any, where: str) -> dict[str, str]:
     if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
         raise ConfigError(f"{where} must be an object of strings")
     return dict(value)
+
+
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # RFC 9110 field-name
+
+
+def check_header(name: str, value: str, where: str) -> None:
+    """Refuse a header an HTTP client could not send as given (a CR or LF would split it into two).
+
+    Raises:
+        ConfigError: naming the header (never its value: it may be a secret).
+    """
+    if not _TOKEN.fullmatch(name):
+        raise ConfigError(f"{where}: header name {name!r} is not a valid HTTP field name")
+    if any(char in value for char in "\r\n\0"):
+        raise ConfigError(f"{where}: the value of header {name!r} contains a line break or NUL")
 
 
 def parse_entry(name: str, entry: Any) -> ServerSpec:
@@ -109,9 +129,10 @@ def parse_entry(name: str, entry: Any) -> ServerSpec:
         if not isinstance(url, str) or not url.startswith(("http://", "https://")):
             raise ConfigError(f"{where}.url must be an http:// or https:// URL")
         transport: Transport = "sse" if kind == "sse" else "http"
-        return ServerSpec(
-            name=name, transport=transport, url=url, headers=_mapping(entry.get("headers"), f"{where}.headers")
-        )
+        headers = _mapping(entry.get("headers"), f"{where}.headers")
+        for key, value in headers.items():
+            check_header(key, value, f"{where}.headers")
+        return ServerSpec(name=name, transport=transport, url=url, headers=headers)
     raise ConfigError(f"{where} needs a command (stdio) or a url (type http or sse)")
 
 

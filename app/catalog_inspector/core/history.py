@@ -22,7 +22,6 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.files import write_text_safely
@@ -37,48 +36,13 @@ _SLUG = re.compile(r"[^A-Za-z0-9._-]+")
 # 00000003-20261130T221332123Z-t10000-r3-rt1-p2.snapshot.json: the sequence number orders the files
 # (a clock stepped back cannot make a new snapshot the oldest), the time and counts label them.
 _NAME = re.compile(r"^(\d{8})-(\d{8}T\d{9}Z)-t(\d+)-r(\d+)-rt(\d+)-p(\d+)" + re.escape(SUFFIX) + "$")
-_SECRET_WORD = re.compile(r"(?i)(token|secret|passw|api[-_]?key|auth|bearer|credential)")
-_HEADER_FLAGS = frozenset({"--header", "-H", "--headers"})
+
 _COUNT_KEYS = ("t", "r", "rt", "p")  # tools, resources, resource templates, prompts: LIST_NAMES order
 
 
-def _redacted_url(url: str) -> str:
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        if parts.port is not None:
-            host = f"{host}:{parts.port}"
-        return urlunsplit((parts.scheme, host, parts.path, "", ""))
-    except ValueError:
-        return "(an unparsable URL)"
-
-
-def redacted_args(args: tuple[str, ...]) -> list[str]:
-    """Command-line words with what looks like a secret replaced by `…`: header values, the value
-    after a flag or in a `name=value` whose name says token/key/secret/password/auth, URLs' credentials."""
-    out: list[str] = []
-    previous = ""
-    for word in args:
-        if previous in _HEADER_FLAGS:
-            name, sep, _value = word.partition(":")
-            word = f"{name}: …" if sep else "…"
-        elif previous.startswith("-") and _SECRET_WORD.search(previous) and "=" not in previous:
-            word = "…"
-        elif "://" in word:
-            word = _redacted_url(word)
-        elif "=" in word and _SECRET_WORD.search(word.partition("=")[0]):
-            word = word.partition("=")[0] + "=…"
-        out.append(word)
-        previous = word if word.startswith("-") else ""
-    return out
-
-
 def redacted_target(spec: ServerSpec) -> str:
-    """`spec.describe()` without what may carry a secret: a URL's user, password, query and fragment,
-    and, for a command, header values and the values of token-, key-, secret-, password- and auth-like options."""
-    if spec.transport == "stdio":
-        return "stdio: " + " ".join([spec.command, *redacted_args(spec.args)])
-    return f"{spec.transport}: {_redacted_url(spec.url)}"
+    """`spec.describe()`, which leaves out whatever may carry a secret (see `core.redact`)."""
+    return spec.describe()
 
 
 def server_key(spec: ServerSpec) -> str:
