@@ -224,3 +224,32 @@ def test_a_signal_stops_the_walk_kills_the_server_and_still_writes_the_json(tmp_
     assert signal.Signals(signum).name in doc["error"]["message"]
     assert "Traceback" not in err and err.strip().startswith("failed: cancelled")
     assert_all_gone(pids_in(pidfile))
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [(b'{"mcpServers": {"a\xff": {}}}', "is not UTF-8"), (b"[" * 100_000 + b"]" * 100_000, "too deeply")],
+    ids=["invalid UTF-8", "nested 100,000 deep"],
+)
+def test_a_broken_config_file_is_one_line_and_exit_2(tmp_path: Path, content: bytes, words: str) -> None:
+    """Issue 9, point 8 (the CLI); the app shows the same words in its sidebar notice."""
+    config = tmp_path / "servers.json"
+    config.write_bytes(content)
+    code, doc, stderr = run("snapshot", "--server", "x", "--config", str(config))
+    assert code == 2 and doc is None and "Traceback" not in stderr
+    assert words in stderr.splitlines()[-1] and str(config) in stderr.splitlines()[-1]
+    from catalog_inspector.ui.app import load_servers
+
+    specs, notice = load_servers(config, tmp_path / "demo")
+    assert words in notice
+
+
+def test_a_servers_error_message_cannot_drive_the_terminal_or_forge_a_line(tmp_path: Path) -> None:
+    """Issue 9, point 6: title sequence, clear screen, colour, U+202E and a newline forging a line."""
+    hostile = "\x1b]0;owned\x07\x1b[2J\x1b[31mred\u202e\nfake: complete"
+    code, doc, stderr = run("snapshot", *demo("flaky", "--state", str(tmp_path / "s.json"), "--error-text", hostile))
+    assert code == 4 and doc is not None and doc["error"]["details"]["message"] == hostile, "the JSON keeps what was sent"
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("failed: server_error")
+    assert not any(char in stderr for char in "\x1b\x07\u202e")
+    assert "\\u001b]0;owned\\u0007" in lines[0] and "\\u000afake: complete" in lines[0]

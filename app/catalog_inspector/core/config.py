@@ -148,10 +148,14 @@ def load_config(path: Path) -> list[ServerSpec]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} is not UTF-8 text (byte {exc.start}: {exc.reason})") from exc
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ConfigError(f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from exc
+    except RecursionError as exc:
+        raise ConfigError(f"{path} nests its JSON too deeply to read") from exc
     try:
         return parse_config(data)
     except ConfigError as exc:

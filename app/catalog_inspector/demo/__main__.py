@@ -33,6 +33,7 @@ def main(argv: list[str] | None = None) -> None:
         help="every tools/call fails: a JSON-RPC error (code -32042), or the process exits mid-call (exit code 5)",
     )
     parser.add_argument("--notify-count", type=int, default=3)
+    parser.add_argument("--error-text", default="", help="the message of the JSON-RPC error a flaky walk answers with")
     parser.add_argument("--tools", type=int, default=10_000, help="tool count in many mode")
     parser.add_argument("--page-size", type=int, default=100, help="page size in many mode")
     parser.add_argument(
@@ -63,6 +64,7 @@ def main(argv: list[str] | None = None) -> None:
         opts=Options(tools=args.tools, page_size=args.page_size, huge_mb=args.huge_mb, many_drift=args.many_drift),
         delay=args.delay,
         call_delay=args.call_delay,
+        error_text=args.error_text,
         call_fail=args.call_fail or "",
         notify_count=args.notify_count,
         state_file=args.state,

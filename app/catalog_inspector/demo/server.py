@@ -71,6 +71,7 @@ class DemoServer:
     opts: Options = field(default_factory=Options)
     delay: float = 0.5
     call_delay: float = 0.0
+    error_text: str = ""  # the JSON-RPC error message of the `error` action, instead of the usual one
     call_fail: str = ""
     notify_count: int = 3
     state_file: Path | None = None
@@ -187,7 +188,7 @@ class DemoServer:
             sys.stderr.flush()
             os._exit(3)
         if page.action == "error":
-            raise MCPError(types.INTERNAL_ERROR, f"flaky backend: upstream timed out (walk {walk})")
+            raise MCPError(types.INTERNAL_ERROR, self.error_text or f"flaky backend: upstream timed out (walk {walk})")
         if page.action == "garbage" and self.wire is not None:
             await self.wire.write("this line is not JSON-RPC: a stray print() on stdout\n")
             await self.wire.flush()
