@@ -253,3 +253,24 @@ def test_a_servers_error_message_cannot_drive_the_terminal_or_forge_a_line(tmp_p
     assert len(lines) == 1 and lines[0].startswith("failed: server_error")
     assert not any(char in stderr for char in "\x1b\x07\u202e")
     assert "\\u001b]0;owned\\u0007" in lines[0] and "\\u000afake: complete" in lines[0]
+
+
+def test_a_signal_stops_a_call_too_and_its_document_is_still_printed(tmp_path: Path) -> None:
+    """Like `snapshot`: the server (and its child) go at once, one mcp-call-result/1 document, exit 4."""
+    pidfile = tmp_path / "pids"
+    server = demo("normal", "--call-delay", "60", "--spawn-child", "--pidfile", str(pidfile))
+    proc = subprocess.Popen(
+        [*CLI, "call", "echo", "--args", '{"text": "hi"}', "--call-timeout", "120", *server],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        wait_until(lambda: len(pids_in(pidfile)) == 2, timeout=30, what="the server and its child")
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 4, err
+    report = json.loads(out)
+    assert report["format"] == "mcp-call-result/1" and report["outcome"] == "connection"
+    assert "SIGTERM" in report["error"]["message"] and "Traceback" not in err
+    assert_all_gone(pids_in(pidfile))

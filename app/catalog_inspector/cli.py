@@ -22,17 +22,19 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 
 from catalog_inspector.cli_call import ArgumentsError, CallPlan, load_arguments, walk_and_call, write_report
 from catalog_inspector.cli_call import summary_line as call_summary_line
+from catalog_inspector.core.call_result import CallReport, Outcome, not_sent
 from catalog_inspector.core.config import ConfigError, Limits, ServerSpec, check_header, load_config
 from catalog_inspector.core.diff import ABSENT, CatalogDiff, Severity, diff_catalogs
 from catalog_inspector.core.drift import catalog_items
-from catalog_inspector.core.errors import ErrorKind, make_error
+from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error, stderr_lines
 from catalog_inspector.core.files import write_text_safely
 from catalog_inspector.core.lists import LIST_KINDS, LIST_NAMES, item_key
 from catalog_inspector.core.paths import user_config_file
@@ -212,10 +214,9 @@ def summary_line(snapshot: Snapshot) -> str | None:
         return None
     where = f" ({error.list_name}, page {error.page})" if error.page is not None else ""
     line = f"{snapshot.status}: {error.kind}{where}: {visible(error.message, MESSAGE_LIMIT)}"
-    stderr = error.details.get("stderr")
-    if isinstance(stderr, list) and stderr:
-        said = " | ".join(visible(str(text), 300) for text in stderr)
-        line += f"; the server's last stderr lines: {said}"
+    said = stderr_lines(error.details)
+    if said:
+        line += "; the server's last stderr lines: " + " | ".join(said)
     return line
 
 
@@ -334,7 +335,7 @@ def _call(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return _usage(parser, "call", str(exc))
     timeout = args.call_timeout if args.call_timeout is not None else args.timeout
     plan = CallPlan(args.tool, arguments, send_invalid=args.send_invalid, timeout=timeout)
-    snapshot, report = anyio.run(walk_and_call, spec, _limits(args), plan)
+    snapshot, report = anyio.run(call_until_signalled, spec, _limits(args), plan)
     write_report(report, sys.stdout)
     line = call_summary_line(report)
     if line is not None:
@@ -345,6 +346,35 @@ def _call(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+T = TypeVar("T")
+
+
+async def until_signalled(work: Callable[[], Awaitable[T]], on_signal: Callable[[], None]) -> tuple[T | None, str]:
+    """Run `work`; TERM, HUP or INT call `on_signal` and cancel it. Returns its result and "", or None
+    and the signal's name. No signal is missed while `work` runs: the receiver is open first."""
+    stopped_by: list[str] = []
+    result: list[T] = []
+    async with anyio.create_task_group() as group:
+
+        async def watch() -> None:
+            with anyio.open_signal_receiver(*STOP_SIGNALS) as signals:
+                async for signum in signals:
+                    stopped_by.append(signal.Signals(signum).name)
+                    on_signal()
+                    group.cancel_scope.cancel()
+                    return
+
+        async def run() -> None:
+            result.append(await work())
+            group.cancel_scope.cancel()
+
+        group.start_soon(watch)
+        group.start_soon(run)
+    return (result[0], "") if result else (None, stopped_by[0] if stopped_by else "a signal")
+
+
+def _stopped(name: str, what: str) -> CatalogError:
+    return make_error(ErrorKind.CANCELLED, f"stopped by {name} before {what} finished")
 
 
 async def walk_until_signalled(spec: ServerSpec, limits: Limits) -> Snapshot:
@@ -353,29 +383,23 @@ async def walk_until_signalled(spec: ServerSpec, limits: Limits) -> Snapshot:
     pages: dict[str, list[PageRecord]] = {}
     worker = SessionWorker(spec, limits, on_page=lambda name, page: pages.setdefault(name, []).append(page))
     started = time.perf_counter()
-    stopped_by: list[int] = []
-    result: list[Snapshot] = []
-    async with anyio.create_task_group() as group:
+    # No grace period on a signal: whoever sent it is waiting for us.
+    snapshot, name = await until_signalled(worker.walk_once, worker.faults.quit_soon)
+    if snapshot is not None:
+        return snapshot
+    return failed_snapshot(_stopped(name, "the walk"), source_of(spec), started, pages=pages)
 
-        async def watch() -> None:
-            with anyio.open_signal_receiver(*STOP_SIGNALS) as signals:
-                async for signum in signals:
-                    stopped_by.append(signum)
-                    worker.faults.quit_soon()  # no grace period: whoever sent it is waiting for us
-                    group.cancel_scope.cancel()
-                    return
 
-        async def walk() -> None:
-            result.append(await worker.walk_once())
-            group.cancel_scope.cancel()
-
-        group.start_soon(watch)
-        group.start_soon(walk)
-    if result:
-        return result[0]
-    name = signal.Signals(stopped_by[0]).name if stopped_by else "a signal"
-    error = make_error(ErrorKind.CANCELLED, f"stopped by {name} before the walk finished")
-    return failed_snapshot(error, source_of(spec), started, pages=pages)
+async def call_until_signalled(spec: ServerSpec, limits: Limits, plan: CallPlan) -> tuple[Snapshot, CallReport]:
+    """`walk_and_call`, stopped by TERM, HUP or INT like a walk: the server goes at once, a document is still made."""
+    worker = SessionWorker(spec, limits)
+    started = time.perf_counter()
+    done, name = await until_signalled(lambda: walk_and_call(spec, limits, plan, worker), worker.faults.quit_soon)
+    if done is not None:
+        return done
+    error = _stopped(name, "the call")
+    snapshot = worker.snapshot or failed_snapshot(error, source_of(spec), started)
+    return snapshot, not_sent(plan.tool, plan.arguments, Outcome.CONNECTION, error.info.message)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -31,6 +31,7 @@ from catalog_inspector.core.call_result import (
 )
 from catalog_inspector.core.calls import call_tool, find_tool
 from catalog_inspector.core.config import Limits, ServerSpec
+from catalog_inspector.core.errors import stderr_lines
 from catalog_inspector.core.snapshot import Snapshot
 from catalog_inspector.core.text import visible
 from catalog_inspector.core.validation import (
@@ -119,13 +120,16 @@ async def judge_bounded(tool: dict[str, Any], result: dict[str, Any]) -> ResultV
         return ResultVerdict("bad_schema", detail=f"the output schema is invalid: {type(exc).__name__}: {exc}")
 
 
-async def walk_and_call(spec: ServerSpec, limits: Limits, plan: CallPlan) -> tuple[Snapshot, CallReport]:
+async def walk_and_call(
+    spec: ServerSpec, limits: Limits, plan: CallPlan, worker: SessionWorker | None = None
+) -> tuple[Snapshot, CallReport]:
     """Walk `spec`'s catalog under `limits`; if it is accepted, make the call on the same session.
 
     Returns the walk's snapshot and the report; the session is closed (and the
-    server process gone) when this returns.
+    server process gone) when this returns. `worker`: the one to use (the caller
+    may need it, to end the server without a grace period).
     """
-    worker = SessionWorker(spec, limits)
+    worker = worker if worker is not None else SessionWorker(spec, limits)
     walked = anyio.Event()
 
     async def session() -> None:
@@ -209,7 +213,7 @@ def summary_line(report: CallReport) -> str | None:
     else:
         what = str(report.outcome).replace("_", " ")
     line = f"{report.outcome}: {visible(report.tool, 200)}: {visible(what, SUMMARY_LIMIT)}"
-    said = report.error.details.get("stderr") if report.error is not None else None
-    if isinstance(said, list) and said:
-        line += "; the server's last stderr lines: " + " | ".join(visible(str(text), 300) for text in said)
+    said = stderr_lines(report.error.details) if report.error is not None else []
+    if said:
+        line += "; the server's last stderr lines: " + " | ".join(said)
     return line

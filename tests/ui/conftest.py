@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings
 
 from catalog_inspector.core.call_store import CallStore
 from catalog_inspector.core.config import Limits, ServerSpec
@@ -50,6 +49,8 @@ class Harness:
             with self.qtbot.waitSignal(window.closed, timeout=20_000):
                 window.close()
             window.deleteLater()
+            # Deleted now, with this test: what the window held goes with it (see the `_collected` fixture).
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
     def assert_gone(self, pids: list[int]) -> None:
         spin_until_gone(self.qtbot, pids)
@@ -59,8 +60,6 @@ class Harness:
             self.close(window)
         if self.pids:
             self.assert_gone(self.pids)
-        # Anything the test left unclosed is reported now, against this test, not a later one.
-        gc.collect()
 
 
 @pytest.fixture

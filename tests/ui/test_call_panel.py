@@ -194,7 +194,7 @@ def test_a_catastrophic_input_pattern_leaves_the_window_responsive_and_is_over_b
     ticked: list[bool] = []
     editor = panel.findChild(QPlainTextEdit, "callArguments")
     editor.setPlainText('{"text": "' + "a" * 40 + '!"}')
-    panel._validate_now()
+    panel.editor.validate_now()
     # The check runs in the sandbox: the loop keeps turning while it does.
     QTimer.singleShot(0, lambda: ticked.append(panel.validation is None))
     wait_for(qtbot, lambda: panel.validation is not None, timeout=15_000)

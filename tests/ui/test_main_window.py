@@ -351,3 +351,5 @@ def test_a_deleted_window_receives_nothing_from_the_runtime(qtbot, qloop, tmp_pa
     assert isinstance(runtime, QObject)
     # A slot of a deleted model or window raises "Internal C++ object already deleted".
     assert raised == [], [str(exc) for _, exc, _ in raised]
+    with qtbot.waitSignal(runtime.shutdown_finished, timeout=20_000):
+        runtime.shutdown()  # the sessions the window started go with this test, not a later one

@@ -56,8 +56,6 @@ __all__ = [
     "catalog_failed",
     "counted",
     "not_sent",
-    "outcome_of",
-    "output_problems",
     "report_of",
 ]
 
@@ -175,22 +173,6 @@ class CallReport:
             "duration_ms": self.duration_ms,
         }
 
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> CallReport:
-        error = data.get("error")
-        duration = data.get("duration_ms")
-        return cls(
-            tool=str(data["tool"]),
-            arguments=dict(data.get("arguments") or {}),
-            outcome=Outcome(data["outcome"]),
-            argument_errors=tuple(_problem_from(p) for p in data.get("argument_errors", ())),
-            sent=bool(data.get("sent", False)),
-            result=data.get("result"),
-            output_errors=tuple(_problem_from(p) for p in data.get("output_errors", ())),
-            error=CallError(str(error["message"]), error.get("code")) if isinstance(error, dict) else None,
-            duration_ms=float(duration) if duration is not None else None,
-        )
-
 
 def counted(count: int, noun: str) -> str:
     """"1 problem", "2 problems"."""
@@ -199,10 +181,6 @@ def counted(count: int, noun: str) -> str:
 
 def _problem_json(problem: FieldProblem) -> dict[str, str]:
     return {"path": problem.pointer, "message": problem.message, "keyword": problem.keyword}
-
-
-def _problem_from(data: dict[str, Any]) -> FieldProblem:
-    return FieldProblem(str(data["path"]), str(data["message"]), str(data.get("keyword", "")))
 
 
 def argument_problems(validation: Validation) -> tuple[FieldProblem, ...]:

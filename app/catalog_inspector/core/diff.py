@@ -17,7 +17,6 @@ with the C-level `==` first; the diff only recurses where that finds a differenc
 
 from __future__ import annotations
 
-import copy
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -348,7 +347,7 @@ def apply_changes(item: Mapping[str, Any], changes: Iterable[Change]) -> dict[st
     Raises:
         KeyError, IndexError, ValueError: a change does not fit the item.
     """
-    result: dict[str, Any] = copy.deepcopy(dict(item))
+    result: dict[str, Any] = _unshared(dict(item))
     for change in changes:
         at = segments(change.pointer)
         parent: Any = result
@@ -361,7 +360,17 @@ def apply_changes(item: Mapping[str, Any], changes: Iterable[Change]) -> dict[st
             del parent[last]
         elif change.op == "add" and isinstance(parent, list):
             assert isinstance(last, int)
-            parent.insert(last, copy.deepcopy(change.new))
+            parent.insert(last, _unshared(change.new))
         else:
-            parent[last] = copy.deepcopy(change.new)
+            parent[last] = _unshared(change.new)
     return result
+
+
+def _unshared(value: Any) -> Any:
+    # Not `copy.deepcopy`: it keeps two references to one object as one copy, so a
+    # change applied at one pointer would show at the other.
+    if isinstance(value, dict):
+        return {key: _unshared(inner) for key, inner in value.items()}
+    if isinstance(value, list):
+        return [_unshared(inner) for inner in value]
+    return value

@@ -24,6 +24,7 @@ __all__ = [
     "FirstPage",
     "build_report",
     "catalog_items",
+    "counts_words",
     "collisions",
     "duplicates_of",
     "first_page_only",
@@ -139,14 +140,18 @@ class DriftReport:
         elif self.diff.empty:
             text = "Nothing changed since the catalog taken at " + _when(self.base_taken_at) + "."
         else:
-            counts = self.counts
-            parts = [f"{counts[s]:,} {s.value}" for s in (Severity.BREAKING, Severity.WARNING, Severity.INFO) if counts.get(s)]
-            text = f"Changed since the catalog taken at {_when(self.base_taken_at)}: {', '.join(parts)}."
+            text = f"Changed since the catalog taken at {_when(self.base_taken_at)}: {counts_words(self.counts)}."
         if self.after_stale:
             text = "Refreshed after the server said its list changed. " + text
         if with_pins and self.pins is not None:
             text += " " + self.pins.summary()
         return text
+
+
+def counts_words(counts: Mapping[Severity, int]) -> str:
+    """`2 breaking, 1 info`, worst first ("no changes" when there are none)."""
+    parts = [f"{counts[s]:,} {s.value}" for s in (Severity.BREAKING, Severity.WARNING, Severity.INFO) if counts.get(s)]
+    return ", ".join(parts) or "no changes"
 
 
 def _when(taken_at: str | None) -> str:

@@ -17,8 +17,11 @@ a message (everything they need is in `ErrorInfo.details`).
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from catalog_inspector.core.text import visible
 
 __all__ = [
     "CatalogError",
@@ -30,6 +33,7 @@ __all__ = [
     "leaves",
     "make_error",
     "outcome_text",
+    "stderr_lines",
 ]
 
 
@@ -95,6 +99,14 @@ KIND_WORDS: dict[ErrorKind, KindWords] = {
     ErrorKind.INTERNAL: KindWords("Internal error in the inspector", "internal error"),
     ErrorKind.CANCELLED: KindWords("Cancelled", "cancelled"),
 }
+
+
+def stderr_lines(details: Mapping[str, Any], width: int = 300) -> list[str]:
+    """The server's last stderr lines kept in an error's `details` (a stdio server that exited), made visible."""
+    lines = details.get("stderr")
+    if not isinstance(lines, list):
+        return []
+    return [visible(str(line), width) for line in lines]
 
 
 def outcome_text(outcome: str) -> str:

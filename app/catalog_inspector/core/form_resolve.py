@@ -14,6 +14,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote
 
+from catalog_inspector.core.pointer import pointer_parts
+
 __all__ = ["MAX_EXPANSIONS", "Resolver", "merge"]
 
 # Refs followed plus allOf parts expanded for one node: more is a loop or a schema
@@ -105,8 +107,7 @@ class Resolver:
         if not fragment.startswith("/"):
             return False, f"unresolvable $ref {_quoted(ref)}: only '#/…' pointers are followed, not anchors"
         node = self.root
-        for raw in fragment[1:].split("/"):
-            part = raw.replace("~1", "/").replace("~0", "~")
+        for part in pointer_parts(fragment) or ():
             if isinstance(node, dict) and part in node:
                 node = node[part]
             elif isinstance(node, list) and part.isascii() and part.isdigit() and int(part) < len(node):

@@ -26,6 +26,7 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from catalog_inspector.core.lists import LIST_KINDS
+from catalog_inspector.core.pointer import pointer_parts
 
 __all__ = [
     "ABSENT",
@@ -102,11 +103,10 @@ def escape(segment: str) -> str:
 
 
 def segments(pointer: str) -> list[str]:
-    if not pointer:
-        return []
-    if not pointer.startswith("/"):
+    parts = pointer_parts(pointer)
+    if parts is None:
         raise ValueError(f"not a JSON pointer: {pointer!r}")
-    return [s.replace("~1", "/").replace("~0", "~") for s in pointer[1:].split("/")]
+    return parts
 
 
 # --- reading a pointer --------------------------------------------------------------------------

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
+from typing import Any
 
-__all__ = ["elide", "first_line", "is_plain_name", "visible"]
+__all__ = ["elide", "first_line", "is_plain_name", "visible", "visible_json"]
 
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9._-]{1,128}")
 # Format (Cf: zero-width, bidi overrides, tag characters), control, private use, surrogates, separators.
@@ -24,6 +26,9 @@ def visible(text: str, limit: int | None = None, keep_newlines: bool = False) ->
         suffix = "…"
     else:
         suffix = ""
+    probe = text.replace("\n", "").replace("\t", "") if keep_newlines else text
+    if probe.isprintable():  # fast path (C speed): every hidden category is non-printable
+        return text + suffix
     out = []
     for char in text:
         if keep_newlines and char in "\n\t":
@@ -33,6 +38,30 @@ def visible(text: str, limit: int | None = None, keep_newlines: bool = False) ->
         else:
             out.append(char)
     return "".join(out) + suffix
+
+
+def _json_escape(char: str) -> str:
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # JSON spells a character beyond the BMP as a surrogate pair
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def visible_json(value: Any, indent: int | None = None) -> str:
+    """`value` as JSON text with every invisible or direction-changing character written as a JSON escape.
+
+    Unlike `visible(json.dumps(value))` the text still parses to `value`, so an editor may show it.
+    """
+    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    if text.replace("\n", "").isprintable():  # fast path: every hidden category is non-printable
+        return text
+    # Raw newlines are the indentation (json.dumps escapes those inside strings); any other hidden
+    # character can only be inside a string, where a \u escape stands for the same character.
+    return "".join(
+        _json_escape(char) if char != "\n" and unicodedata.category(char) in _HIDDEN_CATEGORIES else char
+        for char in text
+    )
 
 
 def is_plain_name(name: str) -> bool:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -25,6 +24,8 @@ from jsonschema.protocols import Validator
 from jsonschema.validators import validator_for
 from referencing import Registry
 from referencing.exceptions import Unresolvable
+
+from catalog_inspector.core.pointer import pointer_of, pointer_parts
 
 __all__ = [
     "DEFAULT_DRAFT",
@@ -36,6 +37,7 @@ __all__ = [
     "check_result",
     "output_to_check",
     "pointer_of",
+    "pointer_parts",
     "prepare",
     "problems_of",
     "validate",
@@ -132,11 +134,6 @@ def build_validator(schema: Any) -> Validator:
     cls.check_schema(schema)
     validator: Validator = cls(schema, registry=Registry())
     return validator
-
-
-def pointer_of(path: Iterable[str | int]) -> str:
-    """The RFC 6901 JSON pointer for a path of keys and indices (`~` and `/` escaped)."""
-    return "".join("/" + str(part).replace("~", "~0").replace("/", "~1") for part in path)
 
 
 def _position(error: SchemaViolation) -> tuple[tuple[int, int, str], ...]:

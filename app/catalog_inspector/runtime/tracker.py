@@ -10,15 +10,15 @@ server's reports are made in the order its catalogs were accepted.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
-from dataclasses import dataclass, replace
+from collections.abc import Coroutine, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
 from catalog_inspector.core.config import ServerSpec
-from catalog_inspector.core.diff import CatalogDiff, diff_catalogs
+from catalog_inspector.core.diff import CatalogDiff, Severity, diff_catalogs
 from catalog_inspector.core.drift import DriftReport, DriftRow, build_report, catalog_items, collisions, rows_of
 from catalog_inspector.core.history import Entry, History
 from catalog_inspector.core.pins import PinCheck, Pins, check_pins, forget_pins, load_pins, save_pins
@@ -38,6 +38,7 @@ class Comparison:
     diff: CatalogDiff | None = None
     error: str | None = None
     rows: tuple[DriftRow, ...] = ()
+    counts: Mapping[Severity, int] = field(default_factory=dict)
 
 
 def _with_pins(report: DriftReport, pins: PinCheck | None) -> DriftReport:
@@ -282,14 +283,14 @@ class DriftTracker(QObject):
             self.comparison_ready.emit(name, Comparison(old_label, new_label, error="no catalog is shown now"))
             return
         try:
-            diff, rows = await self._offload.run(self._compare_rows, old, new)
+            diff, rows, counts = await self._offload.run(self._compare_rows, old, new)
         except OffloadClosed:
             return
         except Exception as exc:  # a damaged kept file, or a bug: the user hears why either way
             message = f"could not read a kept snapshot: {type(exc).__name__}: {exc}"
             self.comparison_ready.emit(name, Comparison(old_label, new_label, error=message))
             return
-        self.comparison_ready.emit(name, Comparison(old_label, new_label, diff, rows=rows))
+        self.comparison_ready.emit(name, Comparison(old_label, new_label, diff, rows=rows, counts=counts))
 
     async def compare(self, old: Entry | Snapshot, new: Entry | Snapshot) -> CatalogDiff:
         """The drift between any two catalogs (kept snapshots or live ones), computed off the GUI thread.
@@ -300,9 +301,12 @@ class DriftTracker(QObject):
         """
         return await self._offload.run(self._compare, old, new)
 
-    def _compare_rows(self, old: Entry, new: Entry | Snapshot) -> tuple[CatalogDiff, tuple[DriftRow, ...]]:
+    def _compare_rows(
+        self, old: Entry, new: Entry | Snapshot
+    ) -> tuple[CatalogDiff, tuple[DriftRow, ...], dict[Severity, int]]:
+        """On a worker thread: the diff and what the table and the summary need of it (linear in its changes)."""
         diff = self._compare(old, new)
-        return diff, tuple(rows_of(diff))
+        return diff, tuple(rows_of(diff)), diff.counts()
 
     def _compare(self, old: Entry | Snapshot, new: Entry | Snapshot) -> CatalogDiff:
         def load(side: Entry | Snapshot) -> Snapshot:

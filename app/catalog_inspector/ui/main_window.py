@@ -16,11 +16,9 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
-    QLabel,
     QListView,
     QMainWindow,
     QPushButton,
-    QSizePolicy,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -30,6 +28,7 @@ from PySide6.QtWidgets import (
 from catalog_inspector.core.history import Entry
 from catalog_inspector.core.lint import lint_words
 from catalog_inspector.core.lists import LIST_KINDS, LIST_NAMES
+from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import Runtime, ServerSupervisor
 from catalog_inspector.runtime.tracker import Comparison
 from catalog_inspector.ui.batch import Batcher
@@ -39,6 +38,7 @@ from catalog_inspector.ui.widgets.call_panel import CallPanel
 from catalog_inspector.ui.widgets.checks_pane import ChecksPane
 from catalog_inspector.ui.widgets.drift_pane import DriftPane
 from catalog_inspector.ui.widgets.duplicates_pane import DuplicatesPane
+from catalog_inspector.ui.widgets.labels import plain_label
 from catalog_inspector.ui.widgets.list_pane import ListPane
 from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.status_banner import StatusBanner
@@ -61,15 +61,6 @@ _PRESENTER_SIGNALS = (
     "log_line",
     "status_message",
 )
-
-
-def _label(object_name: str, parent: QWidget) -> QLabel:
-    label = QLabel(parent)
-    label.setObjectName(object_name)
-    label.setTextFormat(Qt.TextFormat.PlainText)  # server text is never rich text
-    # Long text must not widen the window: let the layout cut it instead.
-    label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-    return label
 
 
 class MainWindow(QMainWindow):
@@ -112,7 +103,7 @@ class MainWindow(QMainWindow):
         self.server_list.setModel(self.servers)
         self.server_list.setSpacing(2)
         self.server_list.selectionModel().selectionChanged.connect(self._on_server_list_selection_changed)
-        self.notice = _label("configNotice", self)
+        self.notice = plain_label("configNotice", self, wrap=False)
         self.notice.setWordWrap(True)
         self.notice.setMargin(6)
         self.notice.setStyleSheet("QLabel#configNotice { background: #fff8e1; border: 1px solid #e0d090; }")
@@ -124,12 +115,12 @@ class MainWindow(QMainWindow):
         side.addWidget(self.notice)
         side.addWidget(self.server_list)
 
-        self.title = _label("serverTitle", self)
+        self.title = plain_label("serverTitle", self, wrap=False)
         font = self.title.font()
         font.setPointSize(font.pointSize() + 3)
         font.setBold(True)
         self.title.setFont(font)
-        self.catalog_label = _label("catalogLabel", self)
+        self.catalog_label = plain_label("catalogLabel", self, wrap=False)
         self.refresh_button = QPushButton("Refresh", self)
         self.refresh_button.setObjectName("refreshButton")
         self.refresh_button.setToolTip("Walk the catalog again from the first page (F5)")
@@ -411,7 +402,8 @@ class MainWindow(QMainWindow):
         self.tools_pane.set_lint({tool: lint_words(issues) for tool, issues in linted.items()})
 
     def _on_tracker_failed(self, name: str, message: str) -> None:
-        self.statusBar().showMessage(f"{name}: {message}", 8000)
+        # The config's name and an error that may quote the server: one escaped line, bounded.
+        self.statusBar().showMessage(visible(f"{name}: {message}", 500), 8000)
 
     def _on_runtime_exported(self, path: Path, error: OSError | None) -> None:
         if error is None:

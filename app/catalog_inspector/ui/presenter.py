@@ -16,7 +16,7 @@ from typing import Literal
 from PySide6.QtCore import QObject, Signal
 
 from catalog_inspector.core.drift import DriftReport, Duplicate, FirstPage, duplicates_of
-from catalog_inspector.core.errors import ErrorInfo, ErrorKind
+from catalog_inspector.core.errors import ErrorInfo, ErrorKind, stderr_lines
 from catalog_inspector.core.history import Entry
 from catalog_inspector.core.lists import LIST_KINDS
 from catalog_inspector.core.snapshot import PageRecord, Snapshot
@@ -55,10 +55,8 @@ class Walk:
 
 def server_words(error: ErrorInfo) -> str:
     """The server's own last stderr lines, when a process exited (a missing API key, a traceback)."""
-    lines = error.details.get("stderr")
-    if not isinstance(lines, list) or not lines:
-        return ""
-    return "The server's last words:\n" + "\n".join(visible(str(line), STDERR_WIDTH) for line in lines)
+    lines = stderr_lines(error.details, STDERR_WIDTH)
+    return "The server's last words:\n" + "\n".join(lines) if lines else ""
 
 
 def describe_failure(error: ErrorInfo, status: str) -> str:

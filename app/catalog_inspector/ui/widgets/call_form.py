@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from catalog_inspector.core.form import FormField, build_form, empty_value, pick_branch
+from catalog_inspector.core.pointer import pointer_parts
 from catalog_inspector.core.text import visible
 from catalog_inspector.core.validation import FieldProblem
 from catalog_inspector.ui.models.roles import tooltip
@@ -36,28 +37,19 @@ from catalog_inspector.ui.widgets.call_form_fields import (
     FieldEditor,
     Slot,
     field_size,
+    help_label,
     hint_text,
     layout_of,
     leaf_editor,
-    plain_label,
 )
 
-__all__ = ["MARK_LIMIT", "PROBLEM_PROPERTY", "PROBLEM_STYLE", "CallForm", "pointer_parts"]
+__all__ = ["MARK_LIMIT", "PROBLEM_PROPERTY", "PROBLEM_STYLE", "CallForm"]
 
 PROBLEM_PROPERTY = "fieldProblem"  # the dynamic property (True) on a marked field's editor widget
 PROBLEM_STYLE = f'*[{PROBLEM_PROPERTY}="true"] {{ border: 1px solid #d93025; }}'  # on the marked widget only
 MARK_LIMIT = 200  # problems marked at most; validation reports are bounded too
 MESSAGES_PER_FIELD = 10
 NO_ARGUMENTS: dict[str, Any] = {"type": "object", "properties": {}}
-
-
-def pointer_parts(pointer: str) -> list[str] | None:
-    """The reference tokens of an RFC 6901 pointer ("" → []), or None when it is not one."""
-    if pointer == "":
-        return []
-    if not pointer.startswith("/"):
-        return None
-    return [part.replace("~1", "/").replace("~0", "~") for part in pointer[1:].split("/")]
 
 
 def property_name(field: FormField) -> str:
@@ -83,13 +75,13 @@ class PropertyRow(QWidget):
         self.set_box = QCheckBox("set", self)
         self.set_box.setToolTip(tooltip("Include this property in the arguments"))
         self.set_box.clicked.connect(self._on_set_box_clicked)
-        self.name = plain_label(property_name(field), self, TITLE_LIMIT)
+        self.name = help_label(property_name(field), self, TITLE_LIMIT)
         header.addWidget(self.set_box)
         header.addWidget(self.name, 1)
         layout.addLayout(header)
         self.help: QLabel | None = None
         if field.description:
-            self.help = plain_label(field.description, self)
+            self.help = help_label(field.description, self)
             self.help.setObjectName("callFormHelp")
             layout.addWidget(self.help)
         self.slot = Slot(field, context, self)
@@ -126,7 +118,7 @@ class ObjectEditor(FieldEditor):
             self.rows[prop.key] = row
             layout.addWidget(row)
         if not field.properties:
-            layout.addWidget(plain_label("No properties.", self))
+            layout.addWidget(help_label("No properties.", self))
 
     def value(self) -> Any:
         return {key: self.rows[key].slot.value() for key in self._order if self.rows[key].is_set}
@@ -160,8 +152,8 @@ class ArrayRow(QWidget):
     def __init__(self, field: FormField, context: Context, parent: QWidget) -> None:
         super().__init__(parent)
         layout = layout_of(self, True)
-        self.index = QLabel(self)
-        self.index.setTextFormat(Qt.TextFormat.PlainText)
+        self.index = help_label("", self)
+        self.index.setWordWrap(False)
         self.slot = Slot(field, context, self)
         layout.addWidget(self.index, 0, Qt.AlignmentFlag.AlignTop)
         layout.addWidget(self.slot, 1)
@@ -199,7 +191,7 @@ class ArrayEditor(FieldEditor):
         layout.setContentsMargins(8, 4, 4, 4)
         hint = hint_text(field)
         if hint:
-            layout.addWidget(plain_label(hint, self))
+            layout.addWidget(help_label(hint, self))
         self.rows: list[ArrayRow] = []
         self.rows_box = QWidget(self)
         self.rows_layout = layout_of(self.rows_box)

@@ -7,7 +7,7 @@ so nothing given is ever dropped. Editors emit `changed` on user edits only
 (textEdited, activated, clicked), never when a value is set from code.
 
 Schema text (titles, descriptions, patterns, enum values) is shown through
-`plain_label`, placeholders and combo items — all plain text — and bounded.
+`help_label`, placeholders and combo items — all plain text — and bounded.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from catalog_inspector.core.form import FormField, empty_value, fits
-from catalog_inspector.core.text import visible
+from catalog_inspector.core.text import visible, visible_json
 
 __all__ = [
     "MAX_SLOTS",
@@ -46,7 +46,7 @@ __all__ = [
     "hint_text",
     "layout_of",
     "leaf_editor",
-    "plain_label",
+    "help_label",
 ]
 
 TEXT_LIMIT = 2000  # characters of a description shown
@@ -69,8 +69,12 @@ _FORMAT_EXAMPLES = {
 }
 
 
-def plain_label(text: str, parent: QWidget, limit: int = TEXT_LIMIT) -> QLabel:
-    """A word-wrapped label that shows `text` literally (never as HTML), bounded and with hidden characters visible."""
+def help_label(text: str, parent: QWidget, limit: int = TEXT_LIMIT) -> QLabel:
+    """A word-wrapped label for schema text in the form: literal (never HTML), bounded, hidden characters visible.
+
+    Unlike `labels.plain_label` (a named label the window fills in later) it keeps its width
+    from its text: the form's rows lay out around it.
+    """
     label = QLabel(parent)
     label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(True)
@@ -203,7 +207,10 @@ class LineEditor(FieldEditor):
         layout_of(self, True).addWidget(self.edit)
 
     def accepts(self, value: Any) -> bool:
-        return not isinstance(value, str) or ("\n" not in value and "\r" not in value and len(value) <= LINE_LIMIT)
+        if not isinstance(value, str):
+            return True
+        # Line breaks and hidden characters (a bidi override …) are edited as JSON, where they show as escapes.
+        return len(value) <= LINE_LIMIT and (value.isprintable() or visible(value) == value)
 
     def value(self) -> Any:
         text = self.edit.text()
@@ -244,7 +251,7 @@ class FixedEditor(FieldEditor):
     def __init__(self, field: FormField, context: Context, parent: QWidget) -> None:
         super().__init__(field, context, parent)
         self.fixed = None if field.kind == "null" else field.const
-        self.label = plain_label(value_text(self.fixed), self, TITLE_LIMIT)
+        self.label = help_label(value_text(self.fixed), self, TITLE_LIMIT)
         layout_of(self, True).addWidget(self.label)
 
     def accepts(self, value: Any) -> bool:
@@ -292,14 +299,14 @@ class JsonEditor(FieldEditor):
     def __init__(self, field: FormField, context: Context, parent: QWidget, reason: str, back: bool = False) -> None:
         super().__init__(field, context, parent)
         layout = layout_of(self)
-        self.reason = plain_label(reason, self)
+        self.reason = help_label(reason, self)
         self.edit = QPlainTextEdit(self)
         self.edit.setObjectName("callFormJson")
         self.edit.setWordWrapMode(QTextOption.WrapMode.WrapAnywhere)
         self.edit.setMinimumHeight(48)
         self.edit.setMaximumHeight(140)
         self.edit.textChanged.connect(self._on_edit_text_changed)
-        self.status = plain_label("", self)
+        self.status = help_label("", self)
         self.status.hide()
         layout.addWidget(self.reason)
         layout.addWidget(self.edit)
@@ -333,7 +340,7 @@ class JsonEditor(FieldEditor):
     def set_value(self, value: Any) -> None:
         self._loading = True
         try:
-            self.edit.setPlainText(json.dumps(value, indent=2, ensure_ascii=False))
+            self.edit.setPlainText(visible_json(value, 2))  # hidden characters as escapes
         finally:
             self._loading = False
         self._parsed = (True, copy.deepcopy(value))

@@ -1,15 +1,13 @@
 """The Call tab: fire a test call at the tool chosen in the tool tree, with its arguments checked live.
 
-The form (`callForm`) and the raw JSON editor (`callArguments`) show the same
-arguments; editing either updates the other. Every change is validated against
-the tool's own input schema in the runtime's sandbox (off the GUI thread, within
-a time budget) and each problem is listed with its JSON pointer and keyword
-(`validationMessages`) and marked on its field. Invalid arguments are sent only
-with "Send even if invalid" ticked (to test the server's own validation). A tool
-not annotated read-only asks first, once per session. The answer is shown as the
-server sent it (`callResult`, raw JSON a tab away) with the verdict against the
-accepted catalog's output schema (`outputVerdict`), and every call goes into the
-server's history (`callHistory`), from where it can be re-run or copied.
+The arguments are edited and checked in an `ArgumentsEditor` (form and raw
+JSON). They are sent only once checked, and invalid ones only with "Send even if
+invalid" ticked (to test the server's own validation). A tool not annotated
+read-only asks first, once per session. The answer is shown as the server sent it
+(`callResult`, raw JSON a tab away) with the verdict against the accepted
+catalog's output schema (`outputVerdict`), and every call goes into the server's
+history (`callHistory`), from where it can be re-run or copied. Named argument
+sets are kept per tool; the arguments last shown for a tool come back with it.
 """
 
 from __future__ import annotations
@@ -17,11 +15,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFrame,
@@ -30,30 +26,25 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSplitter,
-    QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from catalog_inspector.core.call_store import call_command
-from catalog_inspector.core.calls import LAYER_WORDS, CallOutcome
-from catalog_inspector.core.lint import lint_words
+from catalog_inspector.core.calls import CallOutcome
 from catalog_inspector.core.result_text import verdict_words
 from catalog_inspector.core.text import visible
 from catalog_inspector.core.validation import Validation
 from catalog_inspector.runtime import CallTicket, Runtime, ServerSupervisor
 from catalog_inspector.runtime.calldesk import outcome_summary
+from catalog_inspector.ui.widgets.call_arguments import ArgumentsEditor
 from catalog_inspector.ui.widgets.call_form import CallForm
 from catalog_inspector.ui.widgets.call_views import CallHistoryView, ResultView
 from catalog_inspector.ui.widgets.labels import plain_label
-from catalog_inspector.ui.widgets.panes import plain_text_view
-from catalog_inspector.ui.widgets.tables import compact_table
 
 __all__ = ["CallPanel", "confirmation_question"]
 
-VALIDATE_MS = 150  # typing pauses this long before the arguments are checked
-MESSAGE_ROWS = 200
+VERDICT_LIMIT = 4000  # characters of the output verdict shown (up to 50 problems, each with its pointer)
 
 
 def confirmation_question(tool: dict[str, Any]) -> str | None:
@@ -79,12 +70,10 @@ class CallPanel(QWidget):
     """Test calls to the selected server's tools; see the module docstring.
 
     Attributes:
-        form, arguments: the two views of the arguments (`callForm`, `callArguments`).
-        messages: the validation problems (`validationMessages`).
-        send_button, cancel_button, send_anyway: `callButton`, `cancelCallButton`, `sendAnyway`.
+        editor: the arguments and their check (`callForm`, `callArguments`, `validationMessages` …).
+        send_button, cancel_button: `callButton`, `cancelCallButton`.
         result, verdict, outcome: what came back (`callResult` inside, `outputVerdict`, `callOutcome`).
         history: the server's calls (`callHistory`).
-        validation: the latest finished check of the arguments shown (None while one runs).
         ticket: the call in flight, if any.
     """
 
@@ -94,33 +83,30 @@ class CallPanel(QWidget):
         self.runtime = runtime
         self.supervisor: ServerSupervisor | None = None
         self.tool: dict[str, Any] | None = None
-        self.validation: Validation | None = None
         self.ticket: CallTicket | None = None
-        self._syncing = False
-        self._token = 0
-        self._lint_token = -1
-        self._drafts: dict[tuple[str, str], Any] = {}  # (server, tool) → the arguments last shown for it
-        self._parsed: Any = {}  # the arguments the editor holds, when they parse
-        self._parse_error = ""
+        self._drafts: dict[tuple[str, str], Any] = {}  # (server, tool) → the arguments last edited for it
         self._confirmed: set[tuple[str, object, str]] = set()  # (server, session, tool) the user said yes to
-        self._pending_send = False
+        self._pending_send = False  # waiting for the user's answer to the question
+        self._send_when_checked = False  # a re-run waits for its arguments' check
         self._pending: tuple[dict[str, Any] | None] | None = None  # a tool picked while the tab was hidden
         self._build()
         desk = runtime.calls
-        desk.validated.connect(self._on_desk_validated)
-        desk.linted.connect(self._on_desk_linted)
         desk.history_changed.connect(self._on_desk_history_changed)
         desk.sets_changed.connect(self._on_desk_sets_changed)
-        self._validate_timer = QTimer(self)
-        self._validate_timer.setSingleShot(True)
-        self._validate_timer.setInterval(VALIDATE_MS)
-        self._validate_timer.timeout.connect(self._validate_now)
         self._show_tool()
+
+    @property
+    def form(self) -> CallForm:
+        return self.editor.form
+
+    @property
+    def validation(self) -> Validation | None:
+        """The latest finished check of the arguments shown (None while one runs)."""
+        return self.editor.validation
 
     # -- construction -----------------------------------------------------------
     def _build(self) -> None:
         self.tool_label = plain_label("callToolName", self)
-        self.lint_label = plain_label("schemaLint", self)
         self.timeout = QDoubleSpinBox(self)
         self.timeout.setObjectName("callTimeout")
         self.timeout.setRange(0.5, 3600.0)
@@ -152,27 +138,10 @@ class CallPanel(QWidget):
         sets_row.addWidget(self.save_set_button)
         sets_row.addWidget(self.delete_set_button)
 
-        self.form = CallForm(self)
-        self.form.edited.connect(self._on_form_edited)
-        self.arguments = plain_text_view("callArguments", self)
-        self.arguments.setReadOnly(False)
-        self.arguments.textChanged.connect(self._on_arguments_text_changed)
-        editors = QSplitter(Qt.Orientation.Horizontal, self)
-        editors.addWidget(self.form)
-        editors.addWidget(self.arguments)
-        editors.setSizes([400, 220])  # the form needs the room; the JSON is a glance
-
-        self.messages = QTableWidget(0, 3, self)
-        self.messages.setObjectName("validationMessages")
-        self.messages.setHorizontalHeaderLabels(["Path", "Keyword", "Problem"])
-        self.messages.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        compact_table(self.messages, QAbstractItemView.SelectionBehavior.SelectRows)
-        self.messages.setColumnWidth(0, 160)
-        self.messages.cellActivated.connect(self._on_messages_cell_activated)
-        self.check_label = plain_label("validationSummary", self)
-        self.send_anyway = QCheckBox("Send even if invalid (to test the server's own validation)", self)
-        self.send_anyway.setObjectName("sendAnyway")
-        self.send_anyway.toggled.connect(self._update_actions)
+        self.editor = ArgumentsEditor(self.runtime.calls, self)
+        self.editor.changed.connect(self._update_actions)
+        self.editor.edited.connect(self._on_editor_edited)
+        self.editor.checked.connect(self._on_editor_checked)
 
         self.confirm_bar = QFrame(self)
         self.confirm_bar.setObjectName("callConfirmation")
@@ -210,12 +179,8 @@ class CallPanel(QWidget):
         upper_layout = QVBoxLayout(upper)
         upper_layout.setContentsMargins(0, 0, 0, 0)
         upper_layout.addLayout(top)
-        upper_layout.addWidget(self.lint_label)
         upper_layout.addLayout(sets_row)
-        upper_layout.addWidget(editors, 3)
-        upper_layout.addWidget(self.check_label)
-        upper_layout.addWidget(self.messages, 1)
-        upper_layout.addWidget(self.send_anyway)
+        upper_layout.addWidget(self.editor, 1)
         upper_layout.addWidget(self.confirm_bar)
         answer = QWidget(self)
         answer_layout = QVBoxLayout(answer)
@@ -276,13 +241,13 @@ class CallPanel(QWidget):
             return
         self.tool = tool
         self.confirm_bar.hide()
-        self._pending_send = False
+        self._pending_send = self._send_when_checked = False
         self._show_tool()
         if tool is not None:
             if arguments is None:
                 arguments = self._drafts.get(self._draft_key())  # what the user left here last time
             if arguments is not None:
-                self._set_arguments(arguments)
+                self.editor.set_arguments(arguments)
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -301,7 +266,7 @@ class CallPanel(QWidget):
             self.confirm_bar.show()
             self._pending_send = True
             return False
-        ticket = supervisor.call_tool(str(tool.get("name", "")), self._parsed, self.timeout.value())
+        ticket = supervisor.call_tool(str(tool.get("name", "")), self.editor.parsed, self.timeout.value())
         if ticket is None:
             self.outcome.setText("Not sent: no session is live (refresh or reconnect the server first).")
             return False
@@ -329,8 +294,10 @@ class CallPanel(QWidget):
             self.outcome.setText(f"Not sent: {visible(record.name, 120)} is not in the accepted catalog any more.")
             return False
         self.set_tool(tool, record.arguments)
-        self._validate_now()
-        return self.send()
+        self.editor.validate_now()
+        self._send_when_checked = True  # sent as soon as its arguments are checked, like any other call
+        self.outcome.setText("Checking the arguments before sending them again…")
+        return True
 
     def _session_key(self) -> tuple[str, object, str]:
         supervisor = self.supervisor
@@ -338,13 +305,14 @@ class CallPanel(QWidget):
         return supervisor.spec.name, supervisor.accepted_at, str(self.tool.get("name", ""))
 
     def _can_send(self) -> bool:
-        if self.tool is None or self.supervisor is None or self.supervisor.connection is None or self._parse_error:
-            return False
-        if self.ticket is not None:
-            return False
-        if self.validation is not None and self.validation.problems and not self.send_anyway.isChecked():
-            return False
-        return True
+        live = self.supervisor is not None and self.supervisor.connection is not None
+        return self.tool is not None and live and self.ticket is None and self.editor.ready
+
+    def _on_editor_checked(self) -> None:
+        if self._send_when_checked:
+            self._send_when_checked = False
+            if not self.send() and not self.confirm_bar.isVisible():
+                self.outcome.setText("Not sent again: the arguments no longer pass the tool's schema (see below).")
 
     def _on_confirm_yes_clicked(self) -> None:
         self.confirm_bar.hide()
@@ -370,10 +338,11 @@ class CallPanel(QWidget):
         if ticket is not self.ticket:
             return
         self.ticket = None
-        heading = LAYER_WORDS.get(outcome.layer, (outcome.layer, True))[0]
-        self.outcome.setText(f"{outcome_summary(outcome)} — {outcome.latency_ms:,.0f} ms" if outcome.error else f"{heading} — {outcome.latency_ms:,.0f} ms")
+        self.outcome.setText(f"{outcome_summary(outcome)} — {outcome.latency_ms:,.0f} ms")
         self.outcome.setProperty("layer", outcome.layer)
-        self.verdict.setText(verdict_words(outcome.verdict) if outcome.result is not None else "")
+        # The words hold the server's keys (in JSON pointers): made visible and bounded here, as any server text.
+        words = verdict_words(outcome.verdict) if outcome.result is not None else ""
+        self.verdict.setText(visible(words, VERDICT_LIMIT, keep_newlines=True))
         self.verdict.setProperty("verdict", outcome.verdict.verdict if outcome.verdict else "")
         if outcome.result is not None:
             self.result.show_result(outcome.result)
@@ -381,158 +350,36 @@ class CallPanel(QWidget):
             self.result.clear_result()
         self._update_actions()
 
-    # -- arguments: the form and the editor, kept in step ------------------------------
+    # -- the tool and its arguments ------------------------------------------------------
     def _show_tool(self) -> None:
         tool = self.tool
-        self._syncing = True
-        try:
-            if tool is None:
-                self.tool_label.setText("Select a tool in the Tools tab to call it.")
-                self.lint_label.clear()
-                self.form.set_schema({"type": "object", "properties": {}})
-                self.arguments.setPlainText("")
-            else:
-                name = visible(str(tool.get("name", "")), 120)
-                badges = "read-only" if confirmation_question(tool) is None else "not read-only: asks before its first call"
-                self.tool_label.setText(f"Tool: {name} ({badges})")
-                self.form.set_schema(tool.get("inputSchema"))
-                self.arguments.setPlainText(json.dumps(self.form.value(), indent=2, ensure_ascii=False))
-                self._token += 1
-                self._lint_token = self._token
-                self.lint_label.setText("Schema lint: checking…")
-                self.runtime.calls.lint(self._lint_token, tool.get("inputSchema"))
-        finally:
-            self._syncing = False
-        self._parse_arguments()
+        if tool is None:
+            self.tool_label.setText("Select a tool in the Tools tab to call it.")
+            self.editor.show_schema(None, active=False)
+        else:
+            name = visible(str(tool.get("name", "")), 120)
+            badges = "read-only" if confirmation_question(tool) is None else "not read-only: asks before its first call"
+            self.tool_label.setText(f"Tool: {name} ({badges})")
+            self.editor.show_schema(tool.get("inputSchema"))
         self._refresh_sets()
-        self._validate_now()
 
-    def _set_arguments(self, arguments: Any) -> None:
-        self._syncing = True
-        try:
-            self.arguments.setPlainText(json.dumps(arguments, indent=2, ensure_ascii=False))
-            self.form.set_value(arguments)
-        finally:
-            self._syncing = False
-        self._parse_arguments()
-        self._schedule_validation()
-
-    def _on_form_edited(self) -> None:
-        if self._syncing:
-            return
-        self._syncing = True
-        try:
-            self.arguments.setPlainText(json.dumps(self.form.value(), indent=2, ensure_ascii=False))
-        finally:
-            self._syncing = False
-        self._parse_arguments()
-        self._schedule_validation()
-
-    def _on_arguments_text_changed(self) -> None:
-        if self._syncing:
-            return
-        self._parse_arguments()
-        if not self._parse_error:
-            self._syncing = True
-            try:
-                self.form.set_value(self._parsed)
-            finally:
-                self._syncing = False
-        self._schedule_validation()
-
-    def _parse_arguments(self) -> None:
-        text = self.arguments.toPlainText()
-        try:
-            self._parsed = json.loads(text) if text.strip() else {}
-            self._parse_error = ""
-        except ValueError as exc:
-            self._parse_error = f"The arguments are not JSON: {exc}"
-        if not self._parse_error and self.tool is not None and not self._syncing:
-            self._drafts[self._draft_key()] = self._parsed
-        self._update_actions()
+    def _on_editor_edited(self, arguments: Any) -> None:
+        if self.tool is not None:
+            self._drafts[self._draft_key()] = arguments
 
     def _draft_key(self) -> tuple[str, str]:
         server = self.supervisor.spec.name if self.supervisor is not None else ""
         return server, str(self.tool.get("name", "")) if self.tool is not None else ""
 
-    def _schedule_validation(self) -> None:
-        """The arguments changed: any check in flight is for old ones; check these after a typing pause."""
-        self._token += 1
-        self.validation = None
-        self._validate_timer.start()
-        self._update_actions()
-
-    def _validate_now(self) -> None:
-        self._validate_timer.stop()
-        self._token += 1
-        self.validation = None
-        if self.tool is None:
-            self._show_problems()
-            return
-        if self._parse_error:
-            self._show_problems()
-            return
-        self.check_label.setText("Checking the arguments against the tool's input schema…")
-        self.runtime.calls.validate(self._token, self.tool.get("inputSchema"), self._parsed)
-        self._update_actions()
-
-    def _on_desk_validated(self, token: int, validation: Validation) -> None:
-        if token != self._token:
-            return  # an answer to arguments no longer shown
-        self.validation = validation
-        self._show_problems()
-
-    def _on_desk_linted(self, token: int, issues: Any) -> None:
-        if token != self._lint_token:
-            return
-        if not issues:
-            self.lint_label.setText("Schema lint: no problems a strict host would reject.")
-            return
-        self.lint_label.setText(visible(lint_words(issues), 4000, keep_newlines=True))
-
-    def _show_problems(self) -> None:
-        validation = self.validation
-        problems = validation.problems if validation is not None else ()
-        self.form.mark_problems(problems)
-        shown = problems[:MESSAGE_ROWS]
-        self.messages.setRowCount(len(shown))
-        for row, problem in enumerate(shown):
-            for column, text in enumerate((problem.pointer or "(root)", problem.keyword, problem.message)):
-                self.messages.setItem(row, column, QTableWidgetItem(visible(text, 500)))
-        if self.tool is None:
-            self.check_label.clear()
-        elif self._parse_error:
-            self.check_label.setText(visible(self._parse_error, 300))
-        elif validation is None:
-            self.check_label.setText("Checking the arguments against the tool's input schema…")
-        elif validation.failure is not None:
-            self.check_label.setText(
-                f"The arguments could not be checked: {validation.failure.heading} — {visible(validation.detail, 400)}"
-            )
-        elif problems:
-            more = f" ({validation.detail})" if validation.truncated else ""
-            self.check_label.setText(f"{len(problems)} problem(s) with the arguments{more}: not sent unless you say so.")
-        else:
-            self.check_label.setText("The arguments are valid against the tool's input schema.")
-        self._update_actions()
-
-    def _on_messages_cell_activated(self, row: int, _column: int) -> None:
-        problems = self.validation.problems if self.validation is not None else ()
-        if 0 <= row < len(problems):
-            field = self.form.field_at(problems[row].pointer)
-            if field is not None:
-                field.setFocus()
-
     def _update_actions(self) -> None:
-        invalid = self.validation is not None and bool(self.validation.problems)
         self.send_button.setEnabled(self._can_send())
-        self.send_button.setText("Send anyway" if invalid and self.send_anyway.isChecked() else "Send")
+        self.send_button.setText("Send anyway" if self.editor.invalid and self.editor.send_anyway.isChecked() else "Send")
         self.cancel_button.setEnabled(self.ticket is not None)
         record = self.history.selected_record()
         self.rerun_button.setEnabled(record is not None and record.kind == "tool" and not record.arguments_cut)
         self.copy_json_button.setEnabled(record is not None)
         self.copy_command_button.setEnabled(record is not None and record.kind == "tool" and not record.arguments_cut)
-        self.save_set_button.setEnabled(self.tool is not None and not self._parse_error)
+        self.save_set_button.setEnabled(self.tool is not None and not self.editor.parse_error)
         self.delete_set_button.setEnabled(self.sets.currentIndex() > 0)
 
     # -- history and argument sets ----------------------------------------------------
@@ -582,13 +429,14 @@ class CallPanel(QWidget):
             return
         arguments = self._tool_sets().get(str(self.sets.itemData(index)))
         if arguments is not None:
-            self._set_arguments(arguments)
+            self.editor.set_arguments(arguments)
 
     def save_set(self, name: str) -> bool:
         """Keep the arguments shown under `name` for this tool (they come back when it is picked again)."""
-        if self.supervisor is None or self.tool is None or self._parse_error or not name.strip():
+        if self.supervisor is None or self.tool is None or self.editor.parse_error or not name.strip():
             return False
-        self.runtime.calls.save_set(self.supervisor.spec.name, str(self.tool.get("name", "")), name.strip(), self._parsed)
+        tool = str(self.tool.get("name", ""))
+        self.runtime.calls.save_set(self.supervisor.spec.name, tool, name.strip(), self.editor.parsed)
         self.sets.setCurrentIndex(max(0, self.sets.findData(name.strip())))
         return True
 

@@ -19,8 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.diff import CatalogDiff
-from catalog_inspector.core.drift import DriftReport, DriftRow
+from catalog_inspector.core.drift import DriftReport, DriftRow, counts_words
 from catalog_inspector.core.history import DEFAULT_KEEP, Entry
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime.tracker import Comparison
@@ -33,13 +32,6 @@ __all__ = ["DriftPane"]
 
 VALUE_CAP = 100_000
 ENTRY_ROLE = Qt.ItemDataRole.UserRole + 20
-
-
-def _summary(diff: CatalogDiff) -> str:
-    if diff.empty:
-        return "no changes"
-    counts = diff.counts()
-    return ", ".join(f"{counts[s]:,} {s.value}" for s in counts if counts[s])
 
 
 class DriftPane(QWidget):
@@ -194,7 +186,7 @@ class DriftPane(QWidget):
             self.summary.setText(f"Could not compare {comparison.old_label} with {comparison.new_label}: {comparison.error}")
             self._show_rows(())
             return
-        self.summary.setText(f"From {comparison.old_label} to {comparison.new_label}: {_summary(comparison.diff)}.")
+        self.summary.setText(f"From {comparison.old_label} to {comparison.new_label}: {counts_words(comparison.counts)}.")
         self._show_rows(comparison.rows)
 
     def set_history(self, entries: list[Entry]) -> None:

@@ -23,7 +23,7 @@ from catalog_inspector.core.drift import Duplicate
 from catalog_inspector.core.lists import LIST_KINDS
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui.models.drift_rows import value_text
-from catalog_inspector.ui.widgets.panes import plain_text_view
+from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.tables import compact_table
 
 __all__ = ["DuplicatesPane", "differing_lines"]
@@ -152,8 +152,9 @@ class DuplicatesPane(QWidget):
             _mark(self.first, {line + 1 for line in left}, "#ffe0b2")  # + 1: the "as sent on" line
             _mark(self.second, {line + 1 for line in right}, "#ffe0b2")
         lines = [
-            f"{change.severity.value}: {change.field} {change.pointer or '(whole value)'}: "
-            f"{visible(value_text(change.old), 300)} → {visible(value_text(change.new), 300)} ({change.reason})"
+            f"{change.severity.value}: {visible(change.field, 200)} {visible(change.pointer, 300) or '(whole value)'}: "
+            f"{visible(value_text(change.old), 300)} → {visible(value_text(change.new), 300)} ({visible(change.reason, 300)})"
             for change in duplicate.changes
         ]
-        self.changes.setPlainText("\n".join(lines) if lines else "The two definitions are identical.")
+        text = "\n".join(lines) if lines else "The two definitions are identical."
+        set_capped_text(self.changes, text, DEFINITION_CAP)

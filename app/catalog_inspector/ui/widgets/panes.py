@@ -8,6 +8,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from catalog_inspector.core.text import visible
+
 __all__ = ["SPLIT_SIZES", "plain_text_view", "set_capped_text"]
 
 DISPLAY_CAP = 200_000
@@ -24,6 +26,9 @@ def plain_text_view(object_name: str, parent: QWidget | None = None) -> QPlainTe
 
 
 def set_capped_text(view: QPlainTextEdit, text: str, cap: int = DISPLAY_CAP) -> None:
+    """Show `text` (untrusted) in `view`: cut at `cap` characters, hidden characters written out as `\\uXXXX`."""
+    notice = ""
     if len(text) > cap:
-        text = text[:cap] + f"\n\n… truncated at {cap:,} of {len(text):,} characters — export the snapshot for the rest"
-    view.setPlainText(text)
+        notice = f"\n\n… truncated at {cap:,} of {len(text):,} characters — export the snapshot for the rest"
+    # Cut first: escaping works on at most `cap` characters. Text made visible already stays as it is.
+    view.setPlainText(visible(text[:cap], keep_newlines=True) + notice)

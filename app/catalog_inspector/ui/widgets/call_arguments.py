@@ -1,0 +1,260 @@
+"""A tool's arguments, two ways: a form from its input schema and the raw JSON, kept in step and checked live.
+
+Editing either view updates the other. Every change is checked against the
+tool's own input schema in the runtime's sandbox (off the GUI thread, within a
+time budget) after a short typing pause; each problem is listed with its JSON
+pointer and keyword and marked on its field. The schema is linted once per tool.
+Answers carry a token: one for arguments no longer shown is dropped.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from catalog_inspector.core.lint import lint_words
+from catalog_inspector.core.text import visible, visible_json
+from catalog_inspector.core.validation import Validation
+from catalog_inspector.runtime.calldesk import CallDesk
+from catalog_inspector.ui.widgets.call_form import CallForm
+from catalog_inspector.ui.widgets.labels import plain_label
+from catalog_inspector.ui.widgets.panes import plain_text_view
+from catalog_inspector.ui.widgets.tables import compact_table
+
+__all__ = ["ArgumentsEditor"]
+
+VALIDATE_MS = 150  # typing pauses this long before the arguments are checked
+MESSAGE_ROWS = 200
+NO_ARGUMENTS = {"type": "object", "properties": {}}
+
+
+class ArgumentsEditor(QWidget):
+    """The arguments of one tool call.
+
+    Attributes:
+        form, text: the two views (`callForm`, `callArguments`).
+        messages: the problems found (`validationMessages`); `summary` says what the check found.
+        send_anyway: invalid arguments may be sent (`sendAnyway`).
+        lint: the schema lint line (`schemaLint`).
+        schema, active: the input schema checked against, and whether a tool's arguments are shown at all.
+        parsed: the arguments the JSON holds (when it parses); `parse_error` says why it does not.
+        validation: the latest finished check of the arguments shown (None while one runs).
+
+    Signals:
+        changed(): `parsed`, `parse_error`, `validation` or `send_anyway` changed.
+        edited(object): the user changed the arguments (the new ones, parsed).
+        checked(): a check of the arguments shown finished (`validation` is set).
+    """
+
+    changed = Signal()
+    edited = Signal(object)
+    checked = Signal()
+
+    def __init__(self, desk: CallDesk, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.desk = desk
+        self.schema: Any = NO_ARGUMENTS
+        self.active = False  # a tool's arguments are shown
+        self.parsed: Any = {}
+        self.parse_error = ""
+        self.validation: Validation | None = None
+        self._syncing = False  # one view is being set from the other: not a user's edit
+        self._token = 0
+        self._lint_token = 0
+        self.lint = plain_label("schemaLint", self)
+        self.form = CallForm(self)
+        self.form.edited.connect(self._on_form_edited)
+        self.text = plain_text_view("callArguments", self)
+        self.text.setReadOnly(False)
+        self.text.textChanged.connect(self._on_text_changed)
+        views = QSplitter(Qt.Orientation.Horizontal, self)
+        views.addWidget(self.form)
+        views.addWidget(self.text)
+        views.setSizes([400, 220])  # the form needs the room; the JSON is a glance
+        self.summary = plain_label("validationSummary", self)
+        self.messages = QTableWidget(0, 3, self)
+        self.messages.setObjectName("validationMessages")
+        self.messages.setHorizontalHeaderLabels(["Path", "Keyword", "Problem"])
+        self.messages.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        compact_table(self.messages, QAbstractItemView.SelectionBehavior.SelectRows)
+        self.messages.setColumnWidth(0, 160)
+        self.messages.cellActivated.connect(self._on_messages_cell_activated)
+        self.send_anyway = QCheckBox("Send even if invalid (to test the server's own validation)", self)
+        self.send_anyway.setObjectName("sendAnyway")
+        self.send_anyway.toggled.connect(self.changed)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.lint)
+        layout.addWidget(views, 3)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.messages, 1)
+        layout.addWidget(self.send_anyway)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(VALIDATE_MS)
+        self._timer.timeout.connect(self.validate_now)
+        desk.validated.connect(self._on_desk_validated)
+        desk.linted.connect(self._on_desk_linted)
+
+    @property
+    def invalid(self) -> bool:
+        """The latest check found problems."""
+        return self.validation is not None and bool(self.validation.problems)
+
+    @property
+    def ready(self) -> bool:
+        """The arguments may be sent: they parse, were checked, and are valid (or may be sent anyway).
+
+        A check that could not be made (a schema too slow or broken to check) does not hold them back.
+        """
+        if self.parse_error or self.validation is None:
+            return False
+        return not self.invalid or self.send_anyway.isChecked()
+
+    def show_schema(self, schema: Any, active: bool = True) -> None:
+        """Edit arguments for this input schema (as the server sent it), starting from the form's empty
+        value; `active=False`: there is no tool to call, and nothing to edit."""
+        self.active = active
+        self.schema = schema if active else NO_ARGUMENTS
+        self._syncing = True
+        try:
+            self.form.set_schema(self.schema)
+            self.text.setPlainText(visible_json(self.form.value(), 2) if active else "")
+        finally:
+            self._syncing = False
+        self.lint.clear()
+        if active:
+            self._lint_token += 1
+            self.lint.setText("Schema lint: checking…")
+            self.desk.lint(self._lint_token, schema)
+        self._parse()
+        self.validate_now()
+
+    def set_arguments(self, arguments: Any) -> None:
+        """Show these arguments in both views, and check them."""
+        self._syncing = True
+        try:
+            self.text.setPlainText(visible_json(arguments, 2))
+            self.form.set_value(arguments)
+        finally:
+            self._syncing = False
+        self._parse()
+        self._schedule()
+
+    def validate_now(self) -> None:
+        """Check the arguments shown now (the answer comes as `checked`)."""
+        self._timer.stop()
+        self._token += 1
+        self.validation = None
+        if self.parse_error or not self.active:
+            self._show_problems()
+            return
+        self.summary.setText("Checking the arguments against the tool's input schema…")
+        self.desk.validate(self._token, self.schema, self.parsed)
+        self.changed.emit()
+
+    # -- the two views, kept in step -------------------------------------------------
+    def _on_form_edited(self) -> None:
+        if self._syncing:
+            return
+        self._syncing = True
+        try:
+            self.text.setPlainText(visible_json(self.form.value(), 2))
+        finally:
+            self._syncing = False
+        self._parse()
+        self._user_edited()
+
+    def _on_text_changed(self) -> None:
+        if self._syncing:
+            return
+        self._parse()
+        if not self.parse_error:
+            self._syncing = True
+            try:
+                self.form.set_value(self.parsed)
+            finally:
+                self._syncing = False
+        self._user_edited()
+
+    def _user_edited(self) -> None:
+        if not self.parse_error:
+            self.edited.emit(self.parsed)
+        self._schedule()
+
+    def _parse(self) -> None:
+        text = self.text.toPlainText()
+        try:
+            self.parsed = json.loads(text) if text.strip() else {}
+            self.parse_error = ""
+        except ValueError as exc:
+            self.parse_error = f"The arguments are not JSON: {exc}"
+
+    def _schedule(self) -> None:
+        """The arguments changed: a check in flight is for old ones; check these after a typing pause."""
+        self._token += 1
+        self.validation = None
+        self._timer.start()
+        self.changed.emit()
+
+    # -- answers ----------------------------------------------------------------------
+    def _on_desk_validated(self, token: int, validation: Validation) -> None:
+        if token != self._token:
+            return  # an answer to arguments no longer shown
+        self.validation = validation
+        self._show_problems()
+        self.checked.emit()
+
+    def _on_desk_linted(self, token: int, issues: Any) -> None:
+        if token != self._lint_token:
+            return
+        if not issues:
+            self.lint.setText("Schema lint: no problems a strict host would reject.")
+        else:
+            self.lint.setText(visible(lint_words(issues), 4000, keep_newlines=True))
+
+    def _show_problems(self) -> None:
+        validation = self.validation
+        problems = validation.problems if validation is not None else ()
+        self.form.mark_problems(problems)
+        shown = problems[:MESSAGE_ROWS]
+        self.messages.setRowCount(len(shown))
+        for row, problem in enumerate(shown):
+            for column, text in enumerate((problem.pointer or "(root)", problem.keyword, problem.message)):
+                self.messages.setItem(row, column, QTableWidgetItem(visible(text, 500)))
+        self.summary.setText(self._summary_text())
+        self.changed.emit()
+
+    def _summary_text(self) -> str:
+        validation = self.validation
+        if not self.active:
+            return ""
+        if self.parse_error:
+            return visible(self.parse_error, 300)
+        if validation is None:
+            return "Checking the arguments against the tool's input schema…"
+        if validation.failure is not None:
+            detail = visible(validation.detail, 400)
+            return f"The arguments could not be checked: {validation.failure.heading} — {detail}"
+        if validation.problems:
+            more = f" ({validation.detail})" if validation.truncated else ""
+            return f"{len(validation.problems)} problem(s) with the arguments{more}: not sent unless you say so."
+        return "The arguments are valid against the tool's input schema."
+
+    def _on_messages_cell_activated(self, row: int, _column: int) -> None:
+        problems = self.validation.problems if self.validation is not None else ()
+        if 0 <= row < len(problems):
+            field = self.form.field_at(problems[row].pointer)
+            if field is not None:
+                field.setFocus()
