@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import os
 import select
+import signal
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.processes import ProcessRegistry
 
 DEMO = (sys.executable, "-m", "catalog_inspector.demo")
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def demo_spec(mode: str, *extra: str, name: str | None = None) -> ServerSpec:
@@ -90,18 +92,32 @@ def assert_all_gone(pids: list[int], timeout: float = 10.0) -> None:
 @contextmanager
 def http_demo(mode: str, *extra: str, sse: bool = False) -> Iterator[str]:
     """Run the demo server over Streamable HTTP (or SSE) on 127.0.0.1; yield its URL."""
-    flag = "--sse" if sse else "--http"
+    with serving([*DEMO, "--mode", mode, "--sse" if sse else "--http", *extra]) as url:
+        yield url
+
+
+@contextmanager
+def hostile_http(fault: str, *extra: str) -> Iterator[str]:
+    """Run `tests/fixtures/hostile_http.py` with one fault; yield its URL."""
+    with serving([sys.executable, "-m", "tests.fixtures.hostile_http", "--fault", fault, *extra]) as url:
+        yield url
+
+
+@contextmanager
+def serving(command: list[str]) -> Iterator[str]:
+    """Run a server that prints `READY <url>` first; yield the URL; stop it afterwards."""
     proc = subprocess.Popen(
-        [*DEMO, "--mode", mode, flag, *extra],
+        command,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
         start_new_session=True,
+        cwd=ROOT,
     )
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
-        assert line.startswith("READY "), f"demo server did not start: {line!r}"
+        assert line.startswith("READY "), f"server did not start: {line!r}"
         yield line.split()[1]
     finally:
         proc.terminate()
@@ -113,3 +129,41 @@ def http_demo(mode: str, *extra: str, sse: bool = False) -> Iterator[str]:
         if proc.stdout is not None:
             proc.stdout.close()
 
+
+# Double-forks into a new session and exits once its grandchild runs: the grandchild is an orphan.
+_ORPHAN = """
+import os, signal
+os.setsid()
+pid = os.fork()
+if pid == 0:
+    os.dup2(os.open(os.devnull, os.O_RDWR), 1)
+    while True:
+        signal.pause()
+print(pid, flush=True)
+os._exit(0)
+"""
+
+
+def spawn_orphan() -> int:
+    """Start an orphan of the test's own (a double fork whose middle process exits); returns its pid.
+
+    When the test process is a child subreaper the orphan becomes its child, just like a
+    server's daemonized helper: it stands for a process nobody may kill but the test.
+    """
+    middle = subprocess.Popen(
+        [sys.executable, "-c", _ORPHAN], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
+    assert middle.stdout is not None
+    with middle.stdout:
+        line = middle.stdout.readline()
+    middle.wait(timeout=30)
+    return int(line)
+
+
+def end_process(pid: int) -> None:
+    """SIGKILL a process the test started, wait until it is gone and reap it if it became our child."""
+    with suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    wait_gone(pid)
+    with suppress(ChildProcessError):
+        os.waitpid(pid, 0)

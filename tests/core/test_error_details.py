@@ -120,3 +120,13 @@ async def test_http_page_bytes_are_counted_as_they_arrive(sse: bool, monkeypatch
     for page, items in zip(snapshot.tools.pages, ([snapshot.tools.items[0]], [], list(snapshot.tools.items[1:])), strict=True):
         compact = len(json.dumps({"tools": items}, separators=(",", ":")).encode())
         assert compact < page.bytes < compact + 400, (page.bytes, compact)
+
+
+@pytest.mark.anyio
+async def test_a_schema_nested_past_the_parsers_limit_is_called_too_deep_not_garbage() -> None:
+    args = ("-m", "tests.fixtures.padded_server", "--nest", "99")  # 198 levels in the schema, 204 in the line
+    snapshot = await walk(ServerSpec(name="deep", command=sys.executable, args=args, cwd=str(ROOT)))
+    error = snapshot.error
+    assert error is not None and (error.kind, error.page) == (ErrorKind.PROTOCOL, 0)
+    assert "nested more than 200 levels deep" in error.message
+    assert "not JSON-RPC" not in error.message

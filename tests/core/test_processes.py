@@ -1,14 +1,26 @@
-"""Process groups left by a crashed earlier run are swept at the next start; live ones never are."""
+"""Process groups left by a crashed earlier run are swept at the next start; live ones never are.
+
+And no descendant of a server outlives it, however it left the server's process group;
+nothing else this process started is touched."""
 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from catalog_inspector.core.processes import ProcessRegistry, start_time
-from tests.helpers import alive
+import anyio
+import pytest
+
+from catalog_inspector.core.config import Limits
+from catalog_inspector.core.processes import ProcessRegistry, ServerTree, adopt_orphans, start_time
+from catalog_inspector.core.snapshot import Snapshot
+from catalog_inspector.core.worker import SessionWorker
+from tests.helpers import alive, assert_all_gone, demo_spec, end_process, pids_in, spawn_orphan, wait_until
 
 SLEEPER = [sys.executable, "-c", "import signal; signal.pause()"]  # runs until killed
 
@@ -57,3 +69,133 @@ def test_kill_all_ends_what_this_instance_started(tmp_path: Path) -> None:
     child.wait(timeout=10)
     assert not alive(child.pid)
     assert not list(tmp_path.glob("*.json"))
+
+
+# Escapes from the server's process group: setsid() and the daemon's double fork.
+
+FAST = Limits(request_timeout=3.0, deadline=30.0, max_pages=50)
+
+
+async def _walk(*extra: str, on_spawn: Callable[[int], None] | None = None) -> Snapshot:
+    worker = SessionWorker(demo_spec(extra[0], *extra[1:]), FAST, on_spawn=on_spawn)
+    with anyio.fail_after(60):
+        return await worker.walk_once()
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("mode", "status"),
+    [("normal", "complete"), ("crash", "failed"), ("hang", "failed")],
+    ids=["server exits on EOF", "server crashes", "server hangs and ignores SIGTERM"],
+)
+async def test_a_walk_leaves_no_grandchild_that_called_setsid_running(tmp_path: Path, mode: str, status: str) -> None:
+    pidfile = tmp_path / "pids"
+    snapshot = await _walk(mode, "--spawn-child", "--setsid", "--stubborn", "--pidfile", str(pidfile))
+    assert snapshot.status == status
+    pids = pids_in(pidfile)
+    assert len(pids) == 2, "the server and its grandchild"
+    assert_all_gone(pids)
+
+
+@pytest.mark.anyio
+async def test_a_daemonized_grandchild_whose_parent_exited_is_killed_too(tmp_path: Path) -> None:
+    pidfile = tmp_path / "pids"
+    snapshot = await _walk("normal", "--daemonize", "--pidfile", str(pidfile))
+    assert snapshot.status == "complete"
+    pids = pids_in(pidfile)
+    assert len(pids) == 3, "the server, the middle process and the daemon"
+    assert_all_gone(pids)
+
+
+@pytest.mark.anyio
+async def test_processes_the_test_started_survive_while_the_servers_escapees_do_not(tmp_path: Path) -> None:
+    """Ours too are children of the subreaper, some in sessions of their own: only the server's tree goes."""
+    pidfile = tmp_path / "pids"
+    groups: list[subprocess.Popen[bytes]] = []  # in a session of its own, like a sandbox worker or another server
+    orphans: list[int] = []  # double-forked by a process of ours that exited, like the server's daemon
+
+    def start_ours(server: int) -> None:  # while the server lives, so age does not tell them apart
+        groups.append(_orphan_group())
+        orphans.append(spawn_orphan())
+
+    try:
+        snapshot = await _walk(
+            "normal", "--spawn-child", "--setsid", "--daemonize", "--pidfile", str(pidfile), on_spawn=start_ours
+        )
+        assert snapshot.status == "complete"
+        assert_all_gone(pids_in(pidfile))
+        assert groups and orphans and all(alive(pid) for pid in [groups[0].pid, *orphans])
+        assert _parent(orphans[0]) == os.getpid(), "the orphan was adopted by this process"
+    finally:
+        for group in groups:
+            group.kill()
+            group.wait()
+        for pid in orphans:
+            end_process(pid)
+
+
+# The middle process leaves its stdio and session, then forks its child when told to (SIGUSR1) and exits;
+# the child leaves the middle's group as well.
+_HIDING = """
+import os, signal, sys
+pidfile = sys.argv[1]
+if os.fork() == 0:
+    os.setsid()
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    with open(pidfile, "a") as f:
+        f.write(f"{os.getpid()}\\n")
+    signal.sigwait([signal.SIGUSR1])
+    child = os.fork()
+    if child == 0:
+        os.setpgid(0, 0)  # out of the middle's group too: only the session is left to tell
+        while True:
+            signal.pause()
+    with open(pidfile, "a") as f:
+        f.write(f"{child}\\n")
+    os._exit(0)
+while True:
+    signal.pause()
+"""
+
+
+@pytest.mark.anyio
+async def test_an_orphan_born_after_the_last_walk_is_claimed_by_the_session_the_walk_saw(tmp_path: Path) -> None:
+    """No pipe of the server, never seen itself: only its session id ties the orphan to the server."""
+    assert adopt_orphans()
+    pidfile = tmp_path / "pids"
+    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGUSR1])  # inherited: the middle waits for it with sigwait
+    try:
+        root = subprocess.Popen(
+            [sys.executable, "-c", _HIDING, str(pidfile)],
+            start_new_session=True,
+            stdin=subprocess.PIPE,  # a pipe of the server's, as in production, which the middle lets go
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGUSR1])
+    tree = ServerTree(root.pid)
+    try:
+        wait_until(lambda: len(pids_in(pidfile)) == 1, what="the middle process")
+        [middle] = pids_in(pidfile)
+        assert middle in tree.refresh()
+        os.kill(middle, signal.SIGUSR1)
+        wait_until(lambda: len(pids_in(pidfile)) == 2, what="the orphan")
+        orphan = pids_in(pidfile)[1]
+        wait_until(lambda: _parent(orphan) == os.getpid(), what="the orphan's adoption")
+        assert orphan not in tree.seen
+        with anyio.fail_after(30):
+            killed = await tree.kill()
+        assert orphan in killed and root.pid in killed
+        assert_all_gone([root.pid, orphan])
+    finally:
+        root.kill()
+        root.wait()
+        if root.stdin is not None:
+            root.stdin.close()
+
+
+def _parent(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[1])

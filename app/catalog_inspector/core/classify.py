@@ -15,12 +15,14 @@ from pydantic import ValidationError
 
 from catalog_inspector.core.errors import CatalogError, ErrorKind, leaves, make_error
 
-__all__ = ["classify"]
+__all__ = ["NESTING_LIMIT", "TOO_DEEP", "classify", "too_deep"]
 
 # Errors the SDK makes up locally, recognised by code and exact wording: its own
 # request timeout and closed connection, and the JSON-RPC errors its HTTP
 # transport synthesizes for HTTP-level failures. A server's own error with a
 # different message keeps its code and is a server_error.
+NESTING_LIMIT = 200  # pydantic-core's JSON parser refuses documents nested deeper than this
+TOO_DEEP = f"nested more than {NESTING_LIMIT} levels deep, where the JSON parser stops"
 _LOCAL_TIMEOUT = re.compile(r"Request '[^']*' timed out")
 _SYNTHESIZED: tuple[tuple[int, re.Pattern[str], ErrorKind, str], ...] = (
     (types.CONNECTION_CLOSED, re.compile(r"Connection closed"), ErrorKind.CONNECTION, "the connection to the server closed"),
@@ -30,11 +32,20 @@ _SYNTHESIZED: tuple[tuple[int, re.Pattern[str], ErrorKind, str], ...] = (
     (types.INVALID_REQUEST, re.compile(r"Session terminated"), ErrorKind.CONNECTION, "the server ended the HTTP session (404)"),
     (types.INTERNAL_ERROR, re.compile(r"Server returned an error response"), ErrorKind.CONNECTION,
      "the server answered with an HTTP error status"),
+    (types.PARSE_ERROR, re.compile(r"Failed to parse (JSON response|SSE message): .*recursion limit exceeded.*", re.S),
+     ErrorKind.PROTOCOL, f"the server sent a response {TOO_DEEP}"),
     (types.PARSE_ERROR, re.compile(r"Failed to parse (JSON response|SSE message): .*", re.S), ErrorKind.PROTOCOL,
      "malformed HTTP response: {}"),
     (types.INVALID_REQUEST, re.compile(r"Unexpected content type: .*", re.S), ErrorKind.PROTOCOL,
      "malformed HTTP response: {}"),
 )
+
+
+def too_deep(exc: BaseException) -> bool:
+    """Whether parsing failed only because the JSON is nested beyond the parser's limit."""
+    return isinstance(exc, ValidationError) and any(
+        "recursion limit exceeded" in str(problem.get("msg", "")) for problem in exc.errors()
+    )
 
 
 def _classify_leaf(exc: BaseException, page: int | None) -> CatalogError | None:

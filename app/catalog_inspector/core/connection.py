@@ -22,7 +22,6 @@ import httpx2
 import mcp_types as types
 from mcp.client._probe import negotiate_auto  # the SDK's discover-else-initialize policy (Client mode="auto")
 from mcp.client.session import ClientSession, IncomingMessage
-from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.client.subscriptions import ListenNotSupportedError, Subscription, SubscriptionLost, listen
 from mcp.shared.dispatcher import ProgressFnT
@@ -36,10 +35,12 @@ from catalog_inspector.core.classify import classify
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.enumerator import Fetched
 from catalog_inspector.core.errors import CatalogError, ErrorKind, leaves, make_error
+from catalog_inspector.core.legacy_sse import legacy_sse_client
 from catalog_inspector.core.meter import (
     MeteredHTTPTransport,
     MeteredReadStream,
     ProbingWriteStream,
+    RequestFaults,
     ResponseSizes,
     probe_request_id,
 )
@@ -64,6 +65,7 @@ class Connection:
         log: the server's stderr (stdio only), bounded.
         faults: transport faults; the first one explains a closed stream.
         sizes: each response's bytes on the wire, by request id, as the transport counted them.
+        refused: why the transport refused a response as it arrived (HTTP), by request id.
         pid: the server process id (stdio only).
     """
 
@@ -72,6 +74,7 @@ class Connection:
     log: ServerLog
     faults: Faults
     sizes: ResponseSizes = field(default_factory=ResponseSizes)
+    refused: RequestFaults = field(default_factory=RequestFaults)
     pid: int | None = None
     server_info: dict[str, Any] = field(default_factory=dict)
     capabilities: dict[str, Any] = field(default_factory=dict)
@@ -101,11 +104,12 @@ class Connection:
                     request, _RAW, request_read_timeout_seconds=timeout, progress_callback=progress
                 )
             except Exception as exc:
+                refused = self.refused.pop(ids[0]) if ids else None
                 if ids:
                     self.sizes.pop(ids[0])
-                if self.faults.first is not None:
-                    raise self.faults.first from exc
-                raise classify(exc) from exc
+                raise (refused or self.faults.first or classify(exc)) from exc
+        if ids:
+            self.refused.pop(ids[0])  # e.g. a redirect that was followed after all
         size = self.sizes.pop(ids[0]) if ids else None
         if size is None:
             # Only when a transport could not frame the response (an event stream split by bare CRs).
@@ -131,6 +135,8 @@ def _transport(
     log: ServerLog,
     faults: Faults,
     sizes: ResponseSizes,
+    refused: RequestFaults,
+    setup_timeout: float,
     on_spawn: Callable[[int], None],
     on_exit: Callable[[int], None] | None,
 ) -> AbstractAsyncContextManager[Any]:
@@ -145,32 +151,32 @@ def _transport(
             sizes=sizes,
         )
     if spec.transport == "sse":
-        return _sse(spec, limits, sizes)
+        return _sse(spec, limits, sizes, refused, faults, setup_timeout)
+    metered = MeteredHTTPTransport(httpx2.AsyncHTTPTransport(), sizes, cap=limits.max_page_bytes, faults=refused)
     http = httpx2.AsyncClient(
         headers=dict(spec.headers),
         timeout=httpx2.Timeout(limits.request_timeout, read=max(limits.request_timeout, 300.0)),
-        transport=MeteredHTTPTransport(httpx2.AsyncHTTPTransport(), sizes),
+        transport=metered,
     )
     return _with_client(http, streamable_http_client(spec.url, http_client=http, max_sse_event_size=limits.max_page_bytes))
 
 
 @asynccontextmanager
-async def _sse(spec: ServerSpec, limits: Limits, sizes: ResponseSizes) -> AsyncIterator[Any]:
+async def _sse(
+    spec: ServerSpec, limits: Limits, sizes: ResponseSizes, refused: RequestFaults, faults: Faults, setup_timeout: float
+) -> AsyncIterator[Any]:
     events: deque[int] = deque()
-
-    def client(
-        headers: dict[str, str] | None = None, timeout: httpx2.Timeout | None = None, auth: httpx2.Auth | None = None
-    ) -> httpx2.AsyncClient:
-        transport = MeteredHTTPTransport(httpx2.AsyncHTTPTransport(), sizes, events)
-        return httpx2.AsyncClient(headers=headers, timeout=timeout, auth=auth, transport=transport)
-
-    async with sse_client(
-        spec.url,
-        headers=dict(spec.headers),
-        timeout=limits.request_timeout,
-        sse_read_timeout=limits.deadline,
-        httpx_client_factory=client,
-    ) as (read, write):
+    cap = limits.max_page_bytes
+    metered = MeteredHTTPTransport(
+        httpx2.AsyncHTTPTransport(), sizes, events, cap=cap, faults=refused, on_stream_fault=faults.report
+    )
+    timeout = httpx2.Timeout(limits.request_timeout, read=limits.deadline)
+    async with (
+        httpx2.AsyncClient(headers=dict(spec.headers), timeout=timeout, transport=metered) as http,
+        legacy_sse_client(
+            spec.url, http, cap=cap, setup_timeout=setup_timeout, faults=refused, on_fault=faults.report
+        ) as (read, write),
+    ):
         yield MeteredReadStream(read, events, sizes), write
 
 
@@ -238,6 +244,7 @@ async def connect(
     log = log if log is not None else ServerLog()
     faults = faults if faults is not None else Faults()
     sizes = ResponseSizes()
+    refused = RequestFaults()
     pids: list[int] = []
 
     def spawned(pid: int) -> None:
@@ -261,7 +268,7 @@ async def connect(
         async with AsyncExitStack() as stack:
             try:
                 read, write = await stack.enter_async_context(
-                    _transport(spec, limits, log, faults, sizes, spawned, on_exit)
+                    _transport(spec, limits, log, faults, sizes, refused, handshake, spawned, on_exit)
                 )
                 session = await stack.enter_async_context(
                     ClientSession(
@@ -279,7 +286,7 @@ async def connect(
                 faults.hurry()  # a server that cannot finish a handshake gets no grace period either
                 raise (faults.first or make_error(ErrorKind.TIMEOUT, f"no handshake within {handshake:g} s")) from exc
             except Exception as exc:
-                raise (faults.first or classify(exc)) from exc
+                raise (faults.first or refused.last or classify(exc)) from exc
             try:
                 yield Connection(
                     spec=spec,
@@ -287,6 +294,7 @@ async def connect(
                     log=log,
                     faults=faults,
                     sizes=sizes,
+                    refused=refused,
                     pid=pids[0] if pids else None,
                     server_info=_dump(session.server_info),
                     capabilities=_dump(session.server_capabilities),

@@ -6,7 +6,9 @@ reads and files them under the JSON-RPC id of the response:
 
 - stdio: the length of the response's line (`core.stdio` records it);
 - Streamable HTTP: the bytes of the POST response that answered the request
-  (JSON body or event stream), counted as they arrive (`MeteredHTTPTransport`);
+  (JSON body or event stream), counted as they arrive (`MeteredHTTPTransport`),
+  which also cuts a body off at the byte cap while it arrives, so a page never
+  has to fit in memory before it is refused;
 - legacy SSE: the bytes of each `message` event on the GET stream, matched to
   the messages the SDK delivers in the same order (`SseEventMeter` + `MeteredReadStream`).
 
@@ -20,7 +22,7 @@ from __future__ import annotations
 import contextvars
 import json
 from collections import OrderedDict, deque
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from types import TracebackType
 from typing import Any, Generic, Self, TypeVar
@@ -30,12 +32,19 @@ import httpx2
 import mcp_types as types
 from mcp.shared.message import SessionMessage
 
+from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error
+from catalog_inspector.core.redact import redacted_url
+
 __all__ = [
+    "EventStreamCut",
     "MeteredHTTPTransport",
     "MeteredReadStream",
     "ProbingWriteStream",
+    "RequestFaults",
+    "ResponseCut",
     "ResponseSizes",
     "SseEventMeter",
+    "over_cap",
     "probe_request_id",
 ]
 
@@ -60,6 +69,46 @@ class ResponseSizes:
 
     def pop(self, request_id: RequestId) -> int | None:
         return self._sizes.pop(str(request_id), None)
+
+
+class RequestFaults:
+    """Why a response was refused as it arrived, by JSON-RPC id: what that request's caller is told.
+
+    The SDK turns a body it could not read into a generic JSON-RPC error; the
+    transport knows the real reason (over the byte cap, broken off, redirected
+    to another origin) and files it here under the id of the request.
+    """
+
+    def __init__(self) -> None:
+        self._faults: OrderedDict[str, CatalogError] = OrderedDict()
+        self.last: CatalogError | None = None
+
+    def add(self, request_id: RequestId, error: CatalogError) -> None:
+        self._faults[str(request_id)] = error
+        self._faults.move_to_end(str(request_id))
+        self.last = error
+        while len(self._faults) > MAX_PENDING:
+            self._faults.popitem(last=False)
+
+    def pop(self, request_id: RequestId) -> CatalogError | None:
+        return self._faults.pop(str(request_id), None)
+
+
+def over_cap(size: int, cap: int, what: str = "a response") -> CatalogError:
+    """The size_limit error for a response cut off after `size` bytes, over `cap`."""
+    return make_error(
+        ErrorKind.SIZE_LIMIT,
+        f"{what} exceeded the {cap:,}-byte cap (cut off after {size:,} bytes)",
+        details={"budget": cap, "value": size},
+    )
+
+
+class ResponseCut(httpx2.StreamError):
+    """A JSON body refused as it arrived; the SDK answers its request with a parse error."""
+
+
+class EventStreamCut(httpx2.SSEError):
+    """An event stream refused as it arrived; the SDK resolves its request as abandoned."""
 
 
 _sent_ids: contextvars.ContextVar[list[RequestId] | None] = contextvars.ContextVar("sent_ids", default=None)
@@ -117,8 +166,10 @@ class SseEventMeter:
     messages the SDK delivers.
     """
 
-    def __init__(self, sizes: deque[int]) -> None:
+    def __init__(self, sizes: deque[int], cap: int | None = None) -> None:
         self.sizes = sizes
+        self.cap = cap
+        self.over: int | None = None  # the size of the first event found over `cap`
         self._line = bytearray()
         self._bytes = 0
         self._event = b""
@@ -133,10 +184,15 @@ class SseEventMeter:
             self._line.clear()
             start = end + 1
         rest = chunk[start:]
+        if self.cap is not None and self._bytes + len(rest) > self.cap and self.over is None:
+            self.over = self._bytes + len(rest)
+            return  # the event is refused: its unfinished line is not kept
         self._line += rest
         self._bytes += len(rest)
 
     def _on_line(self, line: bytes) -> None:
+        if self.cap is not None and self._bytes > self.cap and self.over is None:
+            self.over = self._bytes
         if not line:
             if self._data and self._event in (b"", b"message"):
                 self.sizes.append(self._bytes)
@@ -180,18 +236,64 @@ class MeteredReadStream(_Wrapped, Generic[T]):
             raise StopAsyncIteration from exc
 
 
-class _CountedStream(httpx2.AsyncByteStream):
-    def __init__(self, inner: httpx2.AsyncByteStream, count: Any) -> None:
+class _CappedBody(httpx2.AsyncByteStream):
+    """A POST response body counted and checked as it arrives.
+
+    Over the cap (the whole body for JSON, one event for an event stream) it files
+    a size_limit fault and stops reading. A JSON body that breaks off files a
+    connection fault: the SDK would otherwise let the transport error end the
+    whole session, losing which page it was.
+    """
+
+    def __init__(
+        self, inner: httpx2.AsyncByteStream, request_id: RequestId, sizes: ResponseSizes, faults: RequestFaults,
+        cap: int | None, events: bool,
+    ) -> None:  # fmt: skip
         self._inner = inner
-        self._count = count
+        self._id = request_id
+        self._sizes = sizes
+        self._faults = faults
+        self._cap = cap
+        self._events = SseEventMeter(deque(maxlen=0), cap) if events else None
+        self._total = 0
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        async for chunk in self._inner:
-            self._count(chunk)
+        cut = EventStreamCut if self._events is not None else ResponseCut
+        chunks = aiter(self._inner)
+        while True:
+            try:
+                chunk = await anext(chunks)
+            except StopAsyncIteration:
+                return
+            except httpx2.TransportError as exc:
+                if self._events is not None:
+                    raise  # a broken event stream may be resumed: the SDK decides
+                self._faults.add(self._id, _broken_off(exc, self._total))
+                raise cut(str(exc)) from exc
+            self._total += len(chunk)
+            self._sizes.add(self._id, len(chunk))
+            over = self._over(chunk)
+            if over is not None:
+                self._faults.add(self._id, over_cap(over, self._cap or 0))
+                raise cut(f"over the {self._cap}-byte cap")
             yield chunk
+
+    def _over(self, chunk: bytes) -> int | None:
+        if self._cap is None:
+            return None
+        if self._events is None:
+            return self._total if self._total > self._cap else None
+        self._events.feed(chunk)
+        return self._events.over
 
     async def aclose(self) -> None:
         await self._inner.aclose()
+
+
+def _broken_off(exc: httpx2.TransportError, received: int) -> CatalogError:
+    if isinstance(exc, httpx2.TimeoutException):
+        return make_error(ErrorKind.TIMEOUT, f"the response stopped arriving after {received:,} bytes")
+    return make_error(ErrorKind.CONNECTION, f"the response broke off after {received:,} bytes: {exc}")
 
 
 def _request_id_of(body: bytes) -> RequestId | None:
@@ -204,17 +306,52 @@ def _request_id_of(body: bytes) -> RequestId | None:
     return request_id if isinstance(request_id, int | str) else None
 
 
+def _origin(url: httpx2.URL) -> tuple[str, str, int | None]:
+    return url.scheme, url.host, url.port
+
+
+def _redirected_away(request: httpx2.Request, response: httpx2.Response) -> CatalogError | None:
+    location = response.headers.get("location")
+    if not response.is_redirect or location is None:
+        return None
+    target = request.url.join(location)
+    if _origin(target) == _origin(request.url):
+        return None
+    origin = f"{request.url.scheme}://{request.url.netloc.decode()}"
+    return make_error(
+        ErrorKind.CONNECTION,
+        f"the server redirected to another origin ({redacted_url(str(target))}): not followed, "
+        f"so your headers stay with {origin}",
+        details={"status": response.status_code, "location": redacted_url(str(target))},
+    )
+
+
 class MeteredHTTPTransport(httpx2.AsyncBaseTransport):
     """An httpx transport that counts response bytes as they arrive.
 
-    Streamable HTTP: a POST's response bytes go to the id of the request it carried.
-    Legacy SSE (`events` given): the GET stream is split into events for `SseEventMeter`.
+    Streamable HTTP: a POST's response bytes go to the id of the request it
+    carried; with `cap` and `faults`, the body is cut off at the cap as it
+    arrives and redirects to another origin are filed as faults.
+    Legacy SSE (`events` given): the GET stream is split into events for
+    `SseEventMeter`; an event over `cap` ends the stream and `on_stream_fault` hears why.
     """
 
-    def __init__(self, inner: httpx2.AsyncBaseTransport, sizes: ResponseSizes, events: deque[int] | None = None) -> None:
+    def __init__(
+        self,
+        inner: httpx2.AsyncBaseTransport,
+        sizes: ResponseSizes,
+        events: deque[int] | None = None,
+        *,
+        cap: int | None = None,
+        faults: RequestFaults | None = None,
+        on_stream_fault: Callable[[CatalogError], None] | None = None,
+    ) -> None:
         self._inner = inner
         self._sizes = sizes
         self._events = events
+        self._cap = cap
+        self._faults = faults if faults is not None else RequestFaults()
+        self._on_stream_fault = on_stream_fault
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         response = await self._inner.handle_async_request(request)
@@ -222,17 +359,48 @@ class MeteredHTTPTransport(httpx2.AsyncBaseTransport):
         if not isinstance(stream, httpx2.AsyncByteStream):
             return response
         if request.method == "GET" and self._events is not None:
-            meter = SseEventMeter(self._events)
-            response.stream = _CountedStream(stream, meter.feed)
-        elif request.method == "POST" and self._events is None:
+            meter = SseEventMeter(self._events, self._cap)
+            response.stream = _EventStream(stream, meter, self._on_stream_fault)
+        elif request.method == "POST":
             try:
                 request_id = _request_id_of(request.content)
             except httpx2.RequestNotRead:
                 request_id = None
-            if request_id is not None:
-                sizes = self._sizes
-                response.stream = _CountedStream(stream, lambda chunk: sizes.add(request_id, len(chunk)))
+            if request_id is None:
+                return response
+            if (away := _redirected_away(request, response)) is not None:
+                self._faults.add(request_id, away)
+            if self._events is None:
+                events = response.headers.get("content-type", "").lower().startswith("text/event-stream")
+                response.stream = _CappedBody(stream, request_id, self._sizes, self._faults, self._cap, events)
+            else:
+                # Legacy SSE answers on the GET stream; a POST's own body is only an acknowledgement.
+                response.stream = _CappedBody(stream, request_id, ResponseSizes(), self._faults, self._cap, False)
         return response
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+class _EventStream(httpx2.AsyncByteStream):
+    """The legacy SSE GET stream: each event's size is queued; an event over the cap ends the stream."""
+
+    def __init__(
+        self, inner: httpx2.AsyncByteStream, meter: SseEventMeter, report: Callable[[CatalogError], None] | None
+    ) -> None:
+        self._inner = inner
+        self._meter = meter
+        self._report = report
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self._inner:
+            self._meter.feed(chunk)
+            if self._meter.over is not None:
+                error = over_cap(self._meter.over, self._meter.cap or 0, "an event on the server's stream")
+                if self._report is not None:
+                    self._report(error)
+                raise EventStreamCut(error.info.message)
+            yield chunk
 
     async def aclose(self) -> None:
         await self._inner.aclose()

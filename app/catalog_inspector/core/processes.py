@@ -1,20 +1,40 @@
-"""A record of live server process groups, so a crashed run's servers can be swept at the next start.
+"""Server processes: every descendant found and killed, and a record of live groups for crash recovery.
 
-Each app instance keeps one file, `<dir>/<app pid>.json`, listing the process
-groups it started, each with the kernel's start time of its leader (so a reused
-pid is never mistaken for ours). At start-up, files of app instances that are
-no longer running are swept: their groups are killed and the files removed.
+`ServerTree` follows every process descended from one stdio server (Linux). A
+kill of the server's process group misses a descendant that called `setsid()`
+or double-forked into a session of its own, so:
+
+- this process becomes a child subreaper (`adopt_orphans`): an orphaned
+  descendant reparents to us instead of to init, and stays findable;
+- the server's tree is walked while it lives and again when it is killed
+  (`/proc/<pid>/task/*/children`, or every process's `/proc/<pid>/stat`);
+- an orphan that became our child is counted in only when it carries a mark
+  of this server: it was seen in the tree, it sits in a session or group made
+  in the tree, or it holds one of the server's stdio pipes. Nothing else is
+  ever signalled: not other servers, not the sandbox worker, not whatever else
+  the app or a test started;
+- what was killed and became our child is reaped, pid by pid (never
+  `waitpid(-1)`, which would steal exit statuses asyncio waits for).
+
+`ProcessRegistry`: each app instance keeps one file, `<dir>/<app pid>.json`,
+listing the process groups it started, each with the kernel's start time of its
+leader (so a reused pid is never mistaken for ours). At start-up, files of app
+instances that are no longer running are swept: their groups are killed and the
+files removed.
 """
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import json
 import os
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from contextlib import suppress
+from dataclasses import dataclass
 from pathlib import Path
 
 import anyio
@@ -22,9 +42,14 @@ import anyio.abc
 
 from catalog_inspector.core.files import write_text_safely
 
-__all__ = ["ProcessRegistry", "kill_group", "reap", "start_time"]
+__all__ = ["ProcessRegistry", "ServerTree", "adopt_orphans", "kill_group", "reap", "start_time"]
 
 REAP_TIMEOUT = 1.0  # seconds; a process that left our group could hold a pipe open
+KILL_POLL = 0.01  # seconds between checks that a killed tree is gone
+PR_SET_CHILD_SUBREAPER = 36  # <linux/prctl.h>
+
+_subreaper: tuple[int, bool] | None = None  # (pid, outcome): the flag does not survive fork(), so it is per process
+_LIVE: dict[int, ServerTree] = {}  # root pid -> tree, for the servers this process started and has not ended yet
 
 
 def kill_group(pid: int, sig: int = signal.SIGKILL) -> bool:
@@ -57,6 +82,227 @@ def start_time(pid: int) -> str | None:
     return fields[19] if len(fields) > 19 else None
 
 
+def adopt_orphans() -> bool:
+    """Make this process a child subreaper, once (Linux); returns whether it is one.
+
+    An orphaned descendant (a server's grandchild whose parent exited) then
+    reparents to us instead of to init: it can still be found, killed and reaped.
+    """
+    global _subreaper
+    pid = os.getpid()
+    if _subreaper is None or _subreaper[0] != pid:
+        _subreaper = (pid, sys.platform == "linux" and _prctl(PR_SET_CHILD_SUBREAPER, 1))
+    return _subreaper[1]
+
+
+def _prctl(option: int, value: int) -> bool:
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(option, value, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+@dataclass(frozen=True)
+class _Stat:
+    """What a walk needs from `/proc/<pid>/stat`."""
+
+    ppid: int
+    pgid: int
+    sid: int
+    start: int  # clock ticks after boot: with the pid, it names one process for good
+    zombie: bool
+
+
+def _read_stat(pid: int) -> _Stat | None:
+    try:
+        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        data = os.read(fd, 4096)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    fields = data[data.rfind(b")") + 2 :].split()  # the name in parentheses may hold anything
+    try:
+        return _Stat(int(fields[1]), int(fields[2]), int(fields[3]), int(fields[19]), fields[0] == b"Z")
+    except (IndexError, ValueError):
+        return None
+
+
+@functools.cache
+def _children_files() -> bool:
+    # `task/<tid>/children` needs CONFIG_PROC_CHILDREN; without it every process's stat is read instead.
+    return os.path.exists(f"/proc/self/task/{threading.get_native_id()}/children")
+
+
+class _Procs:
+    """One look at /proc, for one walk: each process's stat is read at most once."""
+
+    def __init__(self) -> None:
+        self._stats: dict[int, _Stat | None] = {}
+        self._by_parent: dict[int, list[int]] | None = None
+
+    def stat(self, pid: int) -> _Stat | None:
+        if pid not in self._stats:
+            self._stats[pid] = _read_stat(pid)
+        return self._stats[pid]
+
+    def children(self, pid: int) -> list[int]:
+        if _children_files():
+            found: list[int] = []
+            with suppress(OSError):
+                for tid in os.listdir(f"/proc/{pid}/task"):  # each thread lists the children it forked
+                    with suppress(OSError, ValueError):
+                        found += map(int, Path(f"/proc/{pid}/task/{tid}/children").read_text().split())
+            return found
+        if self._by_parent is None:
+            self._by_parent = {}
+            with suppress(OSError):
+                for name in os.listdir("/proc"):
+                    if name.isdigit() and (stat := self.stat(int(name))) is not None:
+                        self._by_parent.setdefault(stat.ppid, []).append(int(name))
+        return self._by_parent.get(pid, [])
+
+
+def _pipes(pid: int, fds: Iterable[str] | None = None) -> set[str]:
+    """The pipes among a process's open files (all, or `fds`), as /proc names them: `pipe:[inode]`."""
+    base = f"/proc/{pid}/fd"
+    found: set[str] = set()
+    with suppress(OSError):
+        for fd in os.listdir(base) if fds is None else fds:
+            with suppress(OSError):
+                if (target := os.readlink(f"{base}/{fd}")).startswith("pipe:"):
+                    found.add(target)
+    return found
+
+
+def _signal_exactly(pid: int, start: int, sig: int) -> None:
+    """Signal `pid` only while it is the process that started at `start`: a pidfd pins it during the check."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return
+    except OSError:  # no pidfds (before Linux 5.3): a check and a plain kill
+        stat = _read_stat(pid)
+        if stat is not None and stat.start == start:
+            with suppress(OSError):
+                os.kill(pid, sig)
+        return
+    try:
+        stat = _read_stat(pid)
+        if stat is not None and stat.start == start:
+            with suppress(OSError):
+                signal.pidfd_send_signal(fd, sig)
+    finally:
+        os.close(fd)
+
+
+class ServerTree:
+    """Every process descended from one server, however it left the server's process group or session (Linux).
+
+    Attributes:
+        root: the server's pid; it leads its own session and process group.
+        root_start: the server's start time; no descendant is older.
+        seen: pid -> start time of every process ever seen in the tree.
+        ids: session and process group ids seen in the tree (never this process's own).
+        pipes: the server's stdio pipes (`pipe:[inode]`); a process holding one got it from the server.
+
+    Elsewhere than on Linux only the server's process group is signalled.
+    """
+
+    def __init__(self, root: int) -> None:
+        self.root = root
+        stat = _read_stat(root) if sys.platform == "linux" else None
+        self.root_start = stat.start if stat is not None else None
+        self.seen: dict[int, int] = {} if stat is None else {root: stat.start}
+        self.ids: set[int] = set()
+        # Read at once: the server's fds 0-2 are still the pipes we gave it.
+        self.pipes = frozenset(_pipes(root, ("0", "1", "2"))) if stat is not None else frozenset()
+        self._ours = {os.getpid(), os.getpgid(0), os.getsid(0)}
+        _LIVE[root] = self
+        self.refresh()
+
+    def refresh(self) -> dict[int, _Stat]:
+        """Walk the tree now and remember what it holds; returns the members still present (zombies too)."""
+        if sys.platform != "linux":
+            return {}
+        procs = _Procs()
+        starts = [
+            pid for pid, start in self.seen.items() if (stat := procs.stat(pid)) is not None and stat.start == start
+        ]
+        # Orphans of the tree are our children now (we are a subreaper); so are processes we started on purpose.
+        starts += [pid for pid in procs.children(os.getpid()) if pid not in _LIVE and self._claims(pid, procs)]
+        members: dict[int, _Stat] = {}
+        while starts:
+            pid = starts.pop()
+            stat = procs.stat(pid)
+            if stat is None or pid in members:
+                continue
+            members[pid] = stat
+            self.seen[pid] = stat.start
+            self.ids |= {pid, stat.sid, stat.pgid} - self._ours
+            starts += procs.children(pid)
+        return members
+
+    def _claims(self, pid: int, procs: _Procs) -> bool:
+        """Whether a child of ours is an orphan of this tree rather than something else we (or a test) started."""
+        stat = procs.stat(pid)
+        if stat is None or (self.root_start is not None and stat.start < self.root_start):
+            return False  # older than the server: not its descendant
+        if self.seen.get(pid) == stat.start:
+            return True
+        # A session or group bears the pid of the process that made it, and only that
+        # process's descendants can join it; a process's own id proves nothing.
+        if (stat.sid != pid and stat.sid in self.ids) or (stat.pgid != pid and stat.pgid in self.ids):
+            return True
+        return bool(self.pipes and self.pipes & _pipes(pid))
+
+    def signal(self, sig: int) -> dict[int, _Stat]:
+        """Send `sig` to the server's group and to every process of its tree and their groups; returns the tree."""
+        members = self.refresh()
+        for pgid in ({self.root} | {stat.pgid for stat in members.values()}) - self._ours:
+            kill_group(pgid, sig)
+        for pid, stat in members.items():
+            if not stat.zombie:
+                _signal_exactly(pid, stat.start, sig)
+        return members
+
+    async def kill(self, timeout: float = REAP_TIMEOUT) -> list[int]:
+        """SIGKILL the whole tree until none of it is left (within `timeout`); returns the pids killed.
+
+        Those that became our children are reaped; the server itself is left to its owner (asyncio).
+        """
+        killed: dict[int, int] = {}
+        try:
+            with anyio.move_on_after(timeout):
+                while True:
+                    # Walked again each round: a process may have forked, or been orphaned, meanwhile.
+                    killed |= {pid: stat.start for pid, stat in self.signal(signal.SIGKILL).items()}
+                    if all([self._gone(pid, start) for pid, start in killed.items()]):
+                        break
+                    await anyio.sleep(KILL_POLL)
+        finally:
+            _LIVE.pop(self.root, None)
+        return sorted(killed)
+
+    def _gone(self, pid: int, start: int) -> bool:
+        stat = _read_stat(pid)
+        if stat is None or stat.start != start:
+            return True
+        if not stat.zombie:
+            return False
+        if pid == self.root:
+            return True  # asyncio waits for it; reaping it here would steal its exit status
+        if stat.ppid != os.getpid():
+            return False  # its parent is dying too: it will be ours to reap in a moment
+        with suppress(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # this pid only: other children of ours have other owners
+        return True
+
+
 class ProcessRegistry:
     """Process groups started by this app instance, persisted for crash recovery.
 
@@ -82,7 +328,10 @@ class ProcessRegistry:
 
     def _save(self) -> None:
         self._version += 1
-        version, text = self._version, json.dumps({"owner": self.owner, "owner_start": self.owner_start, "groups": self.groups})
+        version, text = (
+            self._version,
+            json.dumps({"owner": self.owner, "owner_start": self.owner_start, "groups": self.groups}),
+        )
         if self._submit is None:
             self._write(version, text)
         else:
@@ -107,6 +356,9 @@ class ProcessRegistry:
     def kill_all(self) -> list[int]:
         """Kill every group this instance still records (the last resort at exit)."""
         killed = [pid for pid in list(self.groups) if kill_group(pid, signal.SIGKILL)]
+        for pid in self.groups:
+            if (tree := _LIVE.get(pid)) is not None:
+                tree.signal(signal.SIGKILL)  # and whatever of its tree left the group
         self.groups.clear()
         with self._lock:
             self._written = self._version = self._version + 1  # a write still queued must not bring it back

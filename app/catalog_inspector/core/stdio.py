@@ -10,7 +10,8 @@ its shutdown order (close stdin, wait, terminate), and adds:
 - a byte cap per line, enforced while reading (linear, bytes), reported as a fault;
 - stderr captured line by line into a bounded `ServerLog`;
 - strictness: a line that is not JSON-RPC is a protocol fault and closes the stream;
-- the process group is always killed at the end, so grandchildren do not survive;
+- the server's whole process tree is killed at the end, so no descendant survives,
+  not even one that left the process group with setsid() (see `ServerTree`);
 - `on_spawn`/`on_exit` hooks so a caller can record live process groups.
 """
 
@@ -30,16 +31,19 @@ import mcp_types as types
 from mcp.client.stdio import get_default_environment
 from mcp.shared.message import SessionMessage
 
+from catalog_inspector.core.classify import TOO_DEEP, too_deep
 from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error
 from catalog_inspector.core.meter import ResponseSizes
-from catalog_inspector.core.processes import kill_group, reap
+from catalog_inspector.core.processes import ServerTree, adopt_orphans, reap
 
 __all__ = ["Faults", "Goodbye", "ServerLog", "bounded_stdio_client"]
 
 EXIT_GRACE = 1.0  # seconds for the server to exit on its own after stdin closes
 TERM_GRACE = 1.0  # seconds after SIGTERM before SIGKILL
 QUICK_GRACE = 0.15  # seconds between SIGTERM and SIGKILL when the app quits
+WALK_FIRST = 0.05  # seconds from the spawn to the first walk of the server's process tree
+WALK_MAX = 1.0  # seconds between walks later: the interval doubles up to this
 MAX_LOG_LINE = 2000
 TAIL_LINES = 5  # the server's last words shown with an exit
 TAIL_WIDTH = 300
@@ -153,6 +157,7 @@ async def bounded_stdio_client(
     """
     env = get_default_environment() | dict(spec.env)
     first_line = log.total  # this process's own stderr starts here (the log spans sessions)
+    adopt_orphans()  # before the spawn: the server's orphans must come to us, not to init
     process = await anyio.open_process(
         [spec.command, *spec.args],
         env=env,
@@ -162,13 +167,14 @@ async def bounded_stdio_client(
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
+    tree = ServerTree(process.pid)
     if on_spawn is not None:
         try:
             on_spawn(process.pid)
         except BaseException:
             # Not recorded anywhere: nobody else could ever stop it.
             with anyio.CancelScope(shield=True):
-                await _shutdown(process, Goodbye.NOW)
+                await _shutdown(process, tree, Goodbye.NOW)
             raise
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
@@ -227,8 +233,17 @@ async def bounded_stdio_client(
     async def exit_watcher() -> None:
         # A grandchild that inherited stdout keeps the pipe open after the server
         # dies, so EOF alone would leave a request waiting for its timeout.
+        # The process tree is walked meanwhile, often at first (when servers start
+        # their helpers), then less: a helper seen before its parent exits is still
+        # known as this server's when it has become our orphan.
+        interval = WALK_FIRST
+        next_walk = anyio.current_time() + interval
         while process.returncode is None:
             await anyio.sleep(0.05)
+            if anyio.current_time() >= next_walk:
+                tree.refresh()
+                interval = min(interval * 2, WALK_MAX)
+                next_walk = anyio.current_time() + interval
         await drained()
         if not shutting_down:
             faults.report(exited())
@@ -248,8 +263,9 @@ async def bounded_stdio_client(
             return True
         try:
             message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-        except ValueError:
-            faults.report(make_error(ErrorKind.PROTOCOL, f"the server wrote a line that is not JSON-RPC: {_excerpt(line)}"))
+        except ValueError as exc:
+            what = f"a message {TOO_DEEP}" if too_deep(exc) else "a line that is not JSON-RPC"
+            faults.report(make_error(ErrorKind.PROTOCOL, f"the server wrote {what}: {_excerpt(line)}"))
             return False
         if sizes is not None and isinstance(message, types.JSONRPCResponse | types.JSONRPCError) and message.id is not None:
             sizes.add(message.id, len(line))
@@ -295,7 +311,7 @@ async def bounded_stdio_client(
         finally:
             shutting_down = True
             with anyio.CancelScope(shield=True):
-                await _shutdown(process, faults.goodbye)
+                await _shutdown(process, tree, faults.goodbye)
                 await write_stream.aclose()
                 await read_stream.aclose()
                 if on_exit is not None:
@@ -303,18 +319,19 @@ async def bounded_stdio_client(
             tg.cancel_scope.cancel()
 
 
-async def _shutdown(process: anyio.abc.Process, goodbye: Goodbye = Goodbye.POLITE) -> None:
-    """End the process the way `goodbye` says; the group is always SIGKILLed last (grandchildren included)."""
+async def _shutdown(process: anyio.abc.Process, tree: ServerTree, goodbye: Goodbye = Goodbye.POLITE) -> None:
+    """End the process the way `goodbye` says; its whole tree is always SIGKILLed last (grandchildren included)."""
     assert process.stdin is not None
+    tree.refresh()  # while the server still runs: once it exits, its children are orphans
     with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
         await process.stdin.aclose()
     if goodbye is Goodbye.POLITE and not await _exited(process, EXIT_GRACE):
-        kill_group(process.pid, signal.SIGTERM)
+        tree.signal(signal.SIGTERM)
         await _exited(process, TERM_GRACE)
     elif goodbye is Goodbye.QUICK:
-        kill_group(process.pid, signal.SIGTERM)
+        tree.signal(signal.SIGTERM)
         await _exited(process, QUICK_GRACE)
-    kill_group(process.pid, signal.SIGKILL)
+    await tree.kill()
     await reap(process)
 
 

@@ -23,7 +23,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--http", action="store_true", help="serve Streamable HTTP on 127.0.0.1")
     parser.add_argument("--sse", action="store_true", help="serve legacy SSE on 127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--legacy", action="store_true", help="stdio: answer server/discover with -32601, like a pre-2026 server")
+    parser.add_argument(
+        "--legacy", action="store_true", help="stdio: answer server/discover with -32601, like a pre-2026 server"
+    )
     parser.add_argument("--state", type=Path, help="file that keeps walk counts across processes")
     parser.add_argument("--delay", type=float, default=0.5, help="seconds per page in slow mode")
     parser.add_argument("--call-delay", type=float, default=0.0, help="seconds every tools/call takes")
@@ -37,24 +39,39 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tools", type=int, default=10_000, help="tool count in many mode")
     parser.add_argument("--page-size", type=int, default=100, help="page size in many mode")
     parser.add_argument(
-        "--many-drift", action="store_true", help="many mode: odd walks reverse the order and edit every 10th description"
+        "--many-drift",
+        action="store_true",
+        help="many mode: odd walks reverse the order and edit every 10th description",
     )
     parser.add_argument("--huge-mb", type=float, default=6.0)
-    parser.add_argument("--pidfile", type=Path, help="append this process's pid (and its child's) here")
+    parser.add_argument("--pidfile", type=Path, help="append this process's pid (and its helpers') here")
     parser.add_argument("--spawn-child", action="store_true", help="start a long-lived grandchild process")
+    parser.add_argument(
+        "--setsid", action="store_true", help="with --spawn-child: the grandchild leaves for a session of its own"
+    )
+    parser.add_argument(
+        "--daemonize",
+        action="store_true",
+        help="start a grandchild the way a daemon does: a double fork into a new session, its parent exits "
+        "(it keeps this server's stdio, as `nohup` or a detached child with inherited stdio does)",
+    )
     parser.add_argument("--stubborn", action="store_true", help="ignore SIGTERM and keep running after stdin closes")
     parser.add_argument("--stderr-flood", type=int, default=0, metavar="N", help="write N log lines at start")
     args = parser.parse_args(argv)
+    if args.setsid and not args.spawn_child:
+        parser.error("--setsid applies to --spawn-child")
     for n in range(args.stderr_flood):
         print(f"[demo] flood line {n}", file=sys.stderr)
     if args.stubborn:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    pids = [os.getpid()]
     if args.spawn_child:
-        # A helper that outlives a polite shutdown unless its process group is killed.
-        child = subprocess.Popen([sys.executable, "-c", "import signal; signal.pause()"])
-        pids = [os.getpid(), child.pid]
-    else:
-        pids = [os.getpid()]
+        # A helper that outlives a polite shutdown unless its process group is killed,
+        # or, with --setsid, unless it is found outside the group.
+        child = subprocess.Popen([sys.executable, "-c", "import signal; signal.pause()"], start_new_session=args.setsid)
+        pids.append(child.pid)
+    if args.daemonize:
+        pids += _daemonize()
     if args.pidfile is not None:
         with args.pidfile.open("a") as handle:
             handle.write("".join(f"{pid}\n" for pid in pids))
@@ -79,6 +96,33 @@ def main(argv: list[str] | None = None) -> None:
     if args.stubborn:
         while True:  # a server that will not leave on its own: only SIGKILL ends it
             signal.pause()
+
+
+def _daemonize() -> list[int]:
+    """Double-fork a grandchild into a session of its own and let its parent exit; returns both pids.
+
+    When this returns the grandchild is an orphan: outside this server's group and
+    session, and no longer its descendant; only a subreaper above us can still adopt it.
+    """
+    read_end, write_end = os.pipe()
+    middle = os.fork()
+    if middle == 0:
+        try:
+            os.close(read_end)
+            os.setsid()
+            daemon = os.fork()
+            if daemon == 0:
+                os.close(write_end)
+                while True:  # runs until killed
+                    signal.pause()
+            os.write(write_end, b"%d" % daemon)
+        finally:
+            os._exit(0)  # never back into the caller's code, nor its atexit handlers
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as pipe:
+        daemon = int(pipe.read())  # EOF comes when the middle exits: the daemon closed its copy first
+    os.waitpid(middle, 0)
+    return [middle, daemon]
 
 
 if __name__ == "__main__":
