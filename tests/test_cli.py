@@ -243,6 +243,23 @@ def test_a_broken_config_file_is_one_line_and_exit_2(tmp_path: Path, content: by
     specs, notice = load_servers(config, tmp_path / "demo")
     assert words in notice
 
+def test_one_bad_entry_does_not_stop_the_good_ones_in_the_cli_nor_the_app(tmp_path: Path) -> None:
+    """Issue 10: the good entries load; the bad one says what is wrong when it is asked for."""
+    config = tmp_path / "servers.json"
+    good = {"command": DEMO[0], "args": [*DEMO[1:], "--mode", "normal"]}
+    config.write_text(json.dumps({"mcpServers": {"good": good, "ws": {"type": "websocket", "url": "wss://x.test"}}}))
+    code, doc, _ = run("snapshot", "--timeout", "5", "--server", "good", "--config", str(config))
+    assert code == 0 and doc is not None and doc["status"] == "complete"
+    code, doc, stderr = run("snapshot", "--server", "ws", "--config", str(config))
+    assert code == 2 and doc is None
+    assert "type 'websocket' is not supported" in stderr.splitlines()[-1]
+    from catalog_inspector.ui.app import load_servers
+
+    specs, notice = load_servers(config, tmp_path / "demo")
+    assert [s.name for s in specs] == ["good"]
+    assert "1 entry" in notice and "type 'websocket' is not supported" in notice
+
+
 
 def test_a_servers_error_message_cannot_drive_the_terminal_or_forge_a_line(tmp_path: Path) -> None:
     """Issue 9, point 6: title sequence, clear screen, colour, U+202E and a newline forging a line."""

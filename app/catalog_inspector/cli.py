@@ -188,14 +188,16 @@ def _spec_from(args: argparse.Namespace) -> ServerSpec:
         return ServerSpec(name=name, transport="sse" if args.sse else "http", url=args.url, headers=headers)
     path = args.config or user_config_file()
     try:
-        specs = load_config(path)
+        loaded = load_config(path)
     except ConfigError as exc:
         raise UsageError(str(exc)) from exc
-    for spec in specs:
-        if spec.name == args.server:
-            return spec
-    names = ", ".join(visible(s.name, 200) for s in specs) or "none"  # names are the config's, but shown on a terminal
-    raise UsageError(f"no server named {args.server!r} in {path} (servers: {names})")
+    if (spec := loaded.spec(args.server)) is not None:
+        return spec  # a disabled entry too: naming it is asking for it
+    if (problem := loaded.problem(args.server)) is not None:
+        raise UsageError(problem.message)  # other entries' problems are not this command's business
+    every = [s.name for s in loaded.specs] + [p.name for p in loaded.problems]
+    names = ", ".join(visible(name, 200) for name in every) or "none"  # the config's names, shown on a terminal
+    raise UsageError(f"no server named {visible(args.server, 200)!r} in {path} (servers: {names})")
 
 
 def _write(snapshot: Snapshot, out: Path | None) -> None:

@@ -48,9 +48,9 @@ def test_unreadable_and_invalid_files_say_where(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="cannot read"):
         load_config(tmp_path / "missing.json")
     bad = tmp_path / "bad.json"
-    bad.write_text("{\n  'single quotes': 1\n}")
-    with pytest.raises(ConfigError, match=r"not valid JSON \(line 2"):
+    bad.write_text('{\n  "a": \n}')
+    with pytest.raises(ConfigError, match=r"not valid JSON \(line 3"):
         load_config(bad)
-    bad.write_text(json.dumps({"servers": {}}))
+    bad.write_text(json.dumps({"tools": []}))
     with pytest.raises(ConfigError, match='"mcpServers"'):
         load_config(bad)

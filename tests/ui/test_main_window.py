@@ -353,3 +353,20 @@ def test_a_deleted_window_receives_nothing_from_the_runtime(qtbot, qloop, tmp_pa
     assert raised == [], [str(exc) for _, exc, _ in raised]
     with qtbot.waitSignal(runtime.shutdown_finished, timeout=20_000):
         runtime.shutdown()  # the sessions the window started go with this test, not a later one
+
+
+def test_a_disabled_server_is_listed_but_starts_only_when_asked(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 10: `"disabled": true` entries are shown, not started; Refresh starts one on purpose."""
+    pidfile = tmp_path / "off.pids"
+    off = ServerSpec(**{**vars(demo_spec("normal", "--pidfile", str(pidfile), name="off")), "disabled": True})
+    window = harness.window([off, demo_spec("normal", name="on")])
+    disabled, enabled = window.runtime.supervisors
+    assert window.select_server("on")
+    wait_for(qtbot, lambda: enabled.state is ServerState.READY)  # the disabled one was selected first, meanwhile
+    assert window.select_server("off")
+    assert disabled.state is ServerState.NOT_CONNECTED and not disabled.busy and not pidfile.exists()
+    sidebar = window.findChild(QListView, "serverList").model()
+    assert "disabled in the config" in sidebar.index(0, 0).data()
+    window.refresh()
+    wait_for(qtbot, lambda: disabled.state is ServerState.READY)
+    assert pids_in(pidfile)

@@ -1,8 +1,15 @@
-"""Server configurations (the `mcpServers` JSON shape other MCP clients use) and walk budgets."""
+"""Server configurations (the `mcpServers` JSON shape other MCP clients use) and walk budgets.
+
+A file is read entry by entry: a bad entry is reported with its reason and the
+good ones still load (`Loaded`). Other clients' shapes and `${…}` variables are
+understood (`core.client_configs`); variables are expanded here, when a server
+is about to be used, and never written back.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from collections.abc import Mapping
@@ -10,16 +17,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+import json5
+
+from catalog_inspector.core.client_configs import ShapeError, VariableError, expand, servers_of, workspace_of
 from catalog_inspector.core.redact import redacted_args, redacted_url
 
 __all__ = [
     "ConfigError",
+    "EntryProblem",
     "Limits",
+    "Loaded",
     "ServerSpec",
     "check_header",
     "demo_servers",
     "load_config",
     "parse_config",
+    "parse_servers",
+    "read_document",
 ]
 
 Transport = Literal["stdio", "http", "sse"]
@@ -60,6 +74,7 @@ class ServerSpec:
     cwd: str | None = None
     url: str = ""
     headers: Mapping[str, str] = field(default_factory=dict)
+    disabled: bool = False  # `"disabled": true`: listed, never started on its own
 
     def describe(self) -> str:
         """A one-line plain description (`stdio: python -m x`, `http: https://…`), without secrets:
@@ -100,12 +115,37 @@ def check_header(name: str, value: str, where: str) -> None:
         raise ConfigError(f"{where}: the value of header {name!r} contains a line break or NUL")
 
 
-def parse_entry(name: str, entry: Any) -> ServerSpec:
+SUPPORTED_TYPES = "stdio, http (Streamable HTTP) or sse (legacy HTTP+SSE)"
+_HTTP_NAMES = ("streamable-http", "streamableHttp", "streamable_http", "http")
+
+
+@dataclass(frozen=True)
+class Variables:
+    """What `${…}` in an entry expands with: the environment, answered inputs, the workspace folder."""
+
+    environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+    inputs: Mapping[str, str] | None = None
+    workspace: Path | None = None
+
+    def __call__(self, text: str, where: str) -> str:
+        try:
+            return expand(text, self.environ, inputs=self.inputs, workspace=self.workspace)
+        except VariableError as exc:
+            raise ConfigError(f"{where}: {exc}") from exc
+
+
+def parse_entry(name: str, entry: Any, variables: Variables | None = None) -> ServerSpec:
     where = f"mcpServers.{name}"
+    var = variables or Variables()
     if not isinstance(entry, dict):
         raise ConfigError(f"{where} must be an object")
+    disabled = entry.get("disabled", False)
+    if not isinstance(disabled, bool):
+        raise ConfigError(f"{where}.disabled must be true or false")
     kind = entry.get("type") or entry.get("transport")
-    if kind in ("streamable-http", "streamableHttp", "streamable_http", "http"):
+    if kind is not None and not isinstance(kind, str):
+        raise ConfigError(f"{where}.type must be a string: {SUPPORTED_TYPES}")
+    if kind in _HTTP_NAMES:
         kind = "http"
     if kind is None:
         kind = "stdio" if "command" in entry else ("http" if "url" in entry else None)
@@ -116,48 +156,119 @@ def parse_entry(name: str, entry: Any) -> ServerSpec:
         cwd = entry.get("cwd")
         if cwd is not None and not isinstance(cwd, str):
             raise ConfigError(f"{where}.cwd must be a string")
+        args = _strings(entry.get("args"), f"{where}.args")
+        env = _mapping(entry.get("env"), f"{where}.env")
         return ServerSpec(
             name=name,
             transport="stdio",
-            command=command,
-            args=_strings(entry.get("args"), f"{where}.args"),
-            env=_mapping(entry.get("env"), f"{where}.env"),
-            cwd=cwd,
+            command=var(command, f"{where}.command"),
+            args=tuple(var(arg, f"{where}.args") for arg in args),
+            env={key: var(value, f"{where}.env.{key}") for key, value in env.items()},
+            cwd=var(cwd, f"{where}.cwd") if cwd is not None else None,
+            disabled=disabled,
         )
     if kind in ("http", "sse"):
         url = entry.get("url")
+        url = var(url, f"{where}.url") if isinstance(url, str) else url
         if not isinstance(url, str) or not url.startswith(("http://", "https://")):
             raise ConfigError(f"{where}.url must be an http:// or https:// URL")
         transport: Transport = "sse" if kind == "sse" else "http"
         headers = _mapping(entry.get("headers"), f"{where}.headers")
+        headers = {key: var(value, f"{where}.headers.{key}") for key, value in headers.items()}
         for key, value in headers.items():
             check_header(key, value, f"{where}.headers")
-        return ServerSpec(name=name, transport=transport, url=url, headers=headers)
+        return ServerSpec(name=name, transport=transport, url=url, headers=headers, disabled=disabled)
+    if kind is not None:
+        raise ConfigError(f"{where}: type {kind!r} is not supported; use {SUPPORTED_TYPES}")
     raise ConfigError(f"{where} needs a command (stdio) or a url (type http or sse)")
 
 
-def parse_config(data: Any) -> list[ServerSpec]:
-    """Parse the `{"mcpServers": {name: entry}}` shape; raises ConfigError naming the bad entry."""
-    if not isinstance(data, dict) or not isinstance(data.get("mcpServers"), dict):
-        raise ConfigError('the file must be a JSON object with an "mcpServers" object')
-    return [parse_entry(str(name), entry) for name, entry in data["mcpServers"].items()]
+@dataclass(frozen=True)
+class EntryProblem:
+    """An entry that could not be used, and why (the message names the entry and the field)."""
+
+    name: str
+    message: str
 
 
-def load_config(path: Path) -> list[ServerSpec]:
+@dataclass(frozen=True)
+class Loaded:
+    """What a config file yields: the usable servers and the entries that are not, in file order."""
+
+    specs: list[ServerSpec]
+    problems: list[EntryProblem] = field(default_factory=list)
+
+    def spec(self, name: str) -> ServerSpec | None:
+        return next((spec for spec in self.specs if spec.name == name), None)
+
+    def problem(self, name: str) -> EntryProblem | None:
+        return next((problem for problem in self.problems if problem.name == name), None)
+
+
+def parse_servers(data: Any, variables: Variables | None = None) -> Loaded:
+    """Every entry of a document in any known shape; a bad entry becomes a problem, not a failure.
+
+    Raises:
+        ConfigError: the document holds no servers in any known shape.
+    """
+    try:
+        source = servers_of(data)
+    except ShapeError as exc:
+        raise ConfigError(str(exc)) from exc
+    loaded = Loaded([])
+    for name, entry in source.servers.items():
+        try:
+            loaded.specs.append(parse_entry(str(name), entry, variables))
+        except ConfigError as exc:
+            loaded.problems.append(EntryProblem(str(name), str(exc)))
+    return loaded
+
+
+def parse_config(data: Any, variables: Variables | None = None) -> list[ServerSpec]:
+    """Parse every entry strictly; raises ConfigError naming the first bad entry."""
+    loaded = parse_servers(data, variables)
+    if loaded.problems:
+        raise ConfigError(loaded.problems[0].message)
+    return loaded.specs
+
+
+def read_document(path: Path) -> Any:
+    """A config file's JSON, read strictly first and then as JSONC (comments, trailing commas: VS Code's files).
+
+    Raises:
+        ConfigError: unreadable, not UTF-8, not JSON, or nested too deeply (file, what, where).
+    """
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from exc
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path} is not UTF-8 text (byte {exc.start}: {exc.reason})") from exc
+    strict: json.JSONDecodeError | None = None
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ConfigError(f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from exc
+        strict = exc
     except RecursionError as exc:
         raise ConfigError(f"{path} nests its JSON too deeply to read") from exc
     try:
-        return parse_config(data)
+        return json5.loads(text)
+    except (ValueError, RecursionError):
+        raise ConfigError(
+            f"{path} is not valid JSON (line {strict.lineno}, column {strict.colno}: {strict.msg})"
+        ) from strict
+
+
+def load_config(path: Path, environ: Mapping[str, str] | None = None) -> Loaded:
+    """Read a config file in any known shape: its usable servers and its bad entries.
+
+    Raises:
+        ConfigError: the file itself cannot be used (the message names the file).
+    """
+    data = read_document(path)
+    variables = Variables(environ=dict(os.environ if environ is None else environ), workspace=workspace_of(path))
+    try:
+        return parse_servers(data, variables)
     except ConfigError as exc:
         raise ConfigError(f"{path}: {exc}") from exc
 

@@ -39,6 +39,8 @@ def write_text_safely(out: Path, write: Callable[[IO[str]], object]) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())  # on disk before the rename makes it the file: a crash keeps one whole version
         if mode is not None:
             os.chmod(tmp, stat.S_IMODE(mode))
         os.replace(tmp, target)

@@ -178,8 +178,11 @@ class ServerSupervisor(QObject):
         return self._active.connection if self._active is not None else None
 
     def ensure_started(self) -> None:
-        """Connect and walk if nothing was attempted yet (selecting a server in the sidebar)."""
-        if self.state is ServerState.NOT_CONNECTED and not self.busy:
+        """Connect and walk if nothing was attempted yet (selecting a server in the sidebar).
+
+        A server the config marks disabled is never started on its own; Refresh still starts it.
+        """
+        if self.state is ServerState.NOT_CONNECTED and not self.busy and not self.spec.disabled:
             self.refresh()
 
     def refresh(self) -> bool:

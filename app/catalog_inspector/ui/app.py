@@ -67,9 +67,14 @@ def load_servers(config: Path | None, demo_state: Path):  # type: ignore[no-unty
     if config is None and not path.exists():
         return demo_servers(demo_state), f"No configuration at {path}: showing the bundled demo servers."
     try:
-        return load_config(path), ""
+        loaded = load_config(path)
     except ConfigError as exc:
         return [], f"Configuration not loaded: {exc}"
+    if not loaded.problems:
+        return loaded.specs, ""
+    count = len(loaded.problems)
+    reasons = "; ".join(problem.message for problem in loaded.problems)
+    return loaded.specs, f"{count} {'entry' if count == 1 else 'entries'} of {path} not loaded: {reasons}"
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:

@@ -37,6 +37,8 @@ def summary(supervisor: ServerSupervisor) -> str:
         tools = f"{count:,} tool{'s' if count != 1 else ''}"
         last_good = supervisor.state in (ServerState.FAILED, ServerState.LOST)
         parts.append(f"{state} (last good: {tools})" if last_good else f"{state} · {tools}")
+    elif supervisor.spec.disabled and supervisor.state is ServerState.NOT_CONNECTED:
+        parts.append("disabled in the config (Refresh starts it)")
     else:
         parts.append(state)
     return " · ".join(parts)
