@@ -72,13 +72,31 @@ class CallDesk(QObject):
         self.sets: dict[str, dict[str, dict[str, Any]]] = {}
         self.lints: dict[str, dict[str, tuple[Any, ...]]] = {}
         self._offload = offload
-        self._specs = {s.spec.name: s.spec for s in supervisors}
-        self._supervisors = list(supervisors)
+        self._specs: dict[str, ServerSpec] = {}
+        self._supervisors: list[ServerSupervisor] = []
         self._tasks: set[asyncio.Task[None]] = set()
         self._writes: dict[str, asyncio.Lock] = {}
         for supervisor in supervisors:
-            supervisor.call_finished.connect(self._on_supervisor_call_finished)
-            supervisor.catalog_accepted.connect(self._on_supervisor_catalog_accepted)
+            self.follow(supervisor)
+
+    def follow(self, supervisor: ServerSupervisor) -> None:
+        """Keep a server's calls, history and lint (at start, and when the configuration adds one)."""
+        self._specs[supervisor.spec.name] = supervisor.spec
+        self._supervisors.append(supervisor)
+        supervisor.call_finished.connect(self._on_supervisor_call_finished)
+        supervisor.catalog_accepted.connect(self._on_supervisor_catalog_accepted)
+
+    def forget(self, supervisor: ServerSupervisor) -> None:
+        """Drop a server the configuration removed or replaced; what is on disk stays."""
+        if supervisor not in self._supervisors:
+            return
+        self._supervisors.remove(supervisor)
+        supervisor.call_finished.disconnect(self._on_supervisor_call_finished)
+        supervisor.catalog_accepted.disconnect(self._on_supervisor_catalog_accepted)
+        name = supervisor.spec.name
+        if not any(s.spec.name == name for s in self._supervisors):
+            for table in (self._specs, self.histories, self.sets, self.lints):
+                table.pop(name, None)
 
     def load_all(self) -> None:
         """Read every server's history and argument sets (at start, before any call is made)."""

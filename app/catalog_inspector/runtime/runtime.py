@@ -43,10 +43,12 @@ class Runtime(QObject):
     Signals:
         shutdown_finished(): every session is closed and no server process remains.
         exported(object, object): an export ended (Path, None or the OSError).
+        servers_changed(): `apply` changed the server set (`supervisors` is the new list).
     """
 
     shutdown_finished = Signal()
     exported = Signal(object, object)
+    servers_changed = Signal()
 
     def __init__(
         self,
@@ -62,15 +64,61 @@ class Runtime(QObject):
         if registry is not None:  # the validation worker is a process of ours too
             self.offload.sandbox.record_processes(registry.add, registry.remove)
         self.registry = registry
+        self.limits = limits
         self.collector = Collector(self)
-        self.supervisors = [ServerSupervisor(spec, limits, registry, self.offload.check_result) for spec in specs]
-        self.tracker = DriftTracker(self.supervisors, self.offload, history)
-        self.calls = CallDesk(self.supervisors, self.offload, call_store)
-        for supervisor in self.supervisors:
-            supervisor.page_arrived.connect(self._on_supervisor_page_arrived)
-            supervisor.catalog_accepted.connect(self._on_supervisor_catalog_accepted)
+        self.tracker = DriftTracker([], self.offload, history)
+        self.calls = CallDesk([], self.offload, call_store)
+        self.supervisors = [self._supervise(spec) for spec in specs]
         self._shutdown: asyncio.Task[None] | None = None
         self._exports: set[asyncio.Task[None]] = set()
+        self._retiring: set[asyncio.Task[None]] = set()
+
+    def _supervise(self, spec: ServerSpec) -> ServerSupervisor:
+        supervisor = ServerSupervisor(spec, self.limits, self.registry, self.offload.check_result)
+        supervisor.page_arrived.connect(self._on_supervisor_page_arrived)
+        supervisor.catalog_accepted.connect(self._on_supervisor_catalog_accepted)
+        self.tracker.follow(supervisor)
+        self.calls.follow(supervisor)
+        return supervisor
+
+    def apply(self, specs: list[ServerSpec]) -> None:
+        """Follow a new configuration without a restart.
+
+        A server whose entry is unchanged keeps its supervisor, session and
+        catalog; a new entry gets a supervisor (started when selected); a changed
+        or removed one has its sessions closed in the background (politely: the
+        app is not quitting) and leaves no process. `servers_changed` follows.
+        """
+        if self._shutdown is not None:
+            return
+        if [s.spec for s in self.supervisors] == list(specs):
+            return  # e.g. the file was saved unchanged
+        current = {s.spec.name: s for s in self.supervisors}
+        kept: list[ServerSupervisor] = []
+        for spec in specs:
+            supervisor = current.pop(spec.name, None)
+            if supervisor is not None and supervisor.spec == spec:
+                kept.append(supervisor)
+                continue
+            if supervisor is not None:
+                self._retire(supervisor)
+            kept.append(self._supervise(spec))
+            if spec.name not in self.calls.histories:
+                self.calls.load(spec.name)
+        for supervisor in current.values():
+            self._retire(supervisor)
+        self.supervisors = kept
+        self.servers_changed.emit()
+
+    def _retire(self, supervisor: ServerSupervisor) -> None:
+        self.tracker.forget(supervisor.spec.name)
+        self.calls.forget(supervisor)
+        supervisor.page_arrived.disconnect(self._on_supervisor_page_arrived)
+        supervisor.catalog_accepted.disconnect(self._on_supervisor_catalog_accepted)
+        task = asyncio.ensure_future(supervisor.close(quick=False))
+        self._retiring.add(task)
+        task.add_done_callback(self._retiring.discard)
+        task.add_done_callback(lambda _task: supervisor.deleteLater())
 
     def _on_supervisor_page_arrived(self, _list_name: str, page: PageRecord) -> None:
         self.collector.items_arrived(page.items)
@@ -105,7 +153,9 @@ class Runtime(QObject):
     async def _close_all(self) -> None:
         try:
             # In parallel, and without grace periods: the window is already gone, nobody should wait.
-            await asyncio.gather(*(s.close(quick=True) for s in self.supervisors), self.tracker.settle(SETTLE_TIMEOUT))
+            await asyncio.gather(
+                *(s.close(quick=True) for s in self.supervisors), *self._retiring, self.tracker.settle(SETTLE_TIMEOUT)
+            )
         finally:
             if self.registry is not None:
                 # Anything that survived its session's own shutdown goes now.

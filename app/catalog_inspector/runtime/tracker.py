@@ -83,12 +83,26 @@ class DriftTracker(QObject):
         self.pins: dict[str, Pins | None] = {}
         self.collisions: dict[str, tuple[str, ...]] = {}
         self._offload = offload
-        self._supervisors = {s.spec.name: s for s in supervisors}
+        self._supervisors: dict[str, ServerSupervisor] = {}
         self._last: dict[str, Snapshot] = {}  # the catalog each server's next one is compared with
         self._locks: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         for supervisor in supervisors:
-            supervisor.catalog_accepted.connect(self._on_supervisor_catalog_accepted)
+            self.follow(supervisor)
+
+    def follow(self, supervisor: ServerSupervisor) -> None:
+        """Track a server's accepted catalogs (at start, and when the configuration adds or changes one)."""
+        self._supervisors[supervisor.spec.name] = supervisor
+        supervisor.catalog_accepted.connect(self._on_supervisor_catalog_accepted)
+
+    def forget(self, name: str) -> None:
+        """Stop tracking a server the configuration dropped or replaced; its history stays on disk."""
+        supervisor = self._supervisors.pop(name, None)
+        if supervisor is not None:
+            supervisor.catalog_accepted.disconnect(self._on_supervisor_catalog_accepted)
+        for table in (self.reports, self.entries, self.pins, self._last):
+            table.pop(name, None)
+        self._spawn(self._collide())
 
     def report_for(self, supervisor: ServerSupervisor) -> DriftReport | None:
         """The report of the catalog the server shows now (None while it is being made)."""
@@ -99,7 +113,7 @@ class DriftTracker(QObject):
     # -- following the supervisors --------------------------------------------
     def _on_supervisor_catalog_accepted(self, snapshot: Snapshot) -> None:
         supervisor = self.sender()
-        if not isinstance(supervisor, ServerSupervisor):
+        if not isinstance(supervisor, ServerSupervisor) or self._supervisors.get(supervisor.spec.name) is not supervisor:
             return
         name = supervisor.spec.name
         previous = self._last.get(name)

@@ -16,6 +16,9 @@ if TYPE_CHECKING:  # the window and Qt are imported once a display is known to e
     from PySide6.QtCore import QObject
     from PySide6.QtWidgets import QApplication
 
+    from catalog_inspector.core.config import Loaded
+    from catalog_inspector.runtime import Runtime
+    from catalog_inspector.ui.config_watch import ConfigWatcher
     from catalog_inspector.ui.main_window import MainWindow
 
 __all__ = ["display_problem", "freeze_startup_objects", "load_servers", "run_app"]
@@ -70,11 +73,37 @@ def load_servers(config: Path | None, demo_state: Path):  # type: ignore[no-unty
         loaded = load_config(path)
     except ConfigError as exc:
         return [], f"Configuration not loaded: {exc}"
+    return loaded.specs, problems_notice(path, loaded)
+
+
+def problems_notice(path: Path, loaded: Loaded) -> str:
+    """What the sidebar says about a config's entries that could not be used ("" when all could)."""
     if not loaded.problems:
-        return loaded.specs, ""
+        return ""
     count = len(loaded.problems)
     reasons = "; ".join(problem.message for problem in loaded.problems)
-    return loaded.specs, f"{count} {'entry' if count == 1 else 'entries'} of {path} not loaded: {reasons}"
+    return f"{count} {'entry' if count == 1 else 'entries'} of {path} not loaded: {reasons}"
+
+
+def follow_config(path: Path, runtime: Runtime, window: MainWindow) -> ConfigWatcher:
+    """Apply the config file whenever it changes outside the app; a broken save keeps the servers shown."""
+    from catalog_inspector.core.config import ConfigError, load_config
+    from catalog_inspector.ui.config_watch import ConfigWatcher
+
+    def reload() -> None:
+        if not path.exists():
+            return  # deleted or being replaced: what is shown stays
+        try:
+            loaded = load_config(path)
+        except ConfigError as exc:
+            window.set_notice(f"Configuration not reloaded (the servers shown stay): {exc}")
+            return
+        runtime.apply(loaded.specs)
+        window.set_notice(problems_notice(path, loaded))
+
+    watcher = ConfigWatcher(path, window)
+    watcher.changed.connect(reload)
+    return watcher
 
 
 def _parse(argv: list[str]) -> argparse.Namespace:
@@ -140,7 +169,7 @@ def run_app(argv: list[str]) -> int:
     from catalog_inspector.core.call_store import CallStore
     from catalog_inspector.core.config import Limits
     from catalog_inspector.core.history import DEFAULT_KEEP, History
-    from catalog_inspector.core.paths import APP_NAME, cache_dir, calls_dir, history_dir
+    from catalog_inspector.core.paths import APP_NAME, cache_dir, calls_dir, history_dir, user_config_file
     from catalog_inspector.core.processes import ProcessRegistry
     from catalog_inspector.runtime import Offload, Runtime
     from catalog_inspector.ui.main_window import MainWindow
@@ -167,6 +196,7 @@ def run_app(argv: list[str]) -> int:
     runtime = Runtime(specs, Limits(), registry, offload, history, CallStore(calls_dir()))
     runtime.calls.load_all()
     window = MainWindow(runtime, settings, notice)
+    follow_config(args.config or user_config_file(), runtime, window)
     closed = loop.create_future()
     window.closed.connect(lambda: closed.done() or closed.set_result(None))
     keep = (_install_sigterm(app, window.close), _guard_quit(app, window))

@@ -87,6 +87,7 @@ class MainWindow(QMainWindow):
         self.finished = False
         self._build(notice)
         runtime.shutdown_finished.connect(self._on_runtime_shutdown_finished)
+        runtime.servers_changed.connect(self._on_runtime_servers_changed)
         runtime.exported.connect(self._on_runtime_exported)
         runtime.tracker.collisions_changed.connect(self._on_tracker_collisions_changed)
         runtime.tracker.comparison_ready.connect(self._on_tracker_comparison_ready)
@@ -267,11 +268,42 @@ class MainWindow(QMainWindow):
         self.settings.setValue("lastServer", supervisor.spec.name)
         supervisor.ensure_started()
 
-    def _bind(self, presenter: ServerPresenter) -> None:
+    def _on_runtime_servers_changed(self) -> None:
+        """The configuration changed: presenters follow the supervisors; the selection stays where it can."""
+        selected = self._presenter.supervisor.spec.name if self._presenter is not None else None
+        alive = {s.spec.name: s for s in self.runtime.supervisors}
+        for name, presenter in list(self.presenters.items()):
+            if alive.get(name) is not presenter.supervisor:
+                if presenter is self._presenter:
+                    self._unbind()
+                del self.presenters[name]
+                presenter.deleteLater()
+        for name, supervisor in alive.items():
+            if name not in self.presenters:
+                self.presenters[name] = ServerPresenter(supervisor, self, self.runtime.tracker)
+        if not (selected is not None and self.select_server(selected)) and alive:
+            self.select_server(next(iter(alive)))
+        if not alive:
+            self._unbind()
+            self.title.setText("No servers")
+            self.catalog_label.setText("Add a server to the configuration file.")
+            self.refresh_button.setEnabled(False)
+            self.cancel_button.setEnabled(False)
+
+    def _unbind(self) -> None:
         old = self._presenter
         if old is not None:
             for name in _PRESENTER_SIGNALS:
                 getattr(old, name).disconnect(getattr(self, f"_on_presenter_{name}"))
+        self._presenter = None
+
+    def set_notice(self, notice: str) -> None:
+        """What the sidebar says about the configuration (empty: nothing to say)."""
+        self.notice.setText(notice)
+        self.notice.setVisible(bool(notice))
+
+    def _bind(self, presenter: ServerPresenter) -> None:
+        self._unbind()
         self._presenter = presenter
         for name in _PRESENTER_SIGNALS:
             getattr(presenter, name).connect(getattr(self, f"_on_presenter_{name}"))

@@ -61,12 +61,26 @@ class ServerListModel(QAbstractListModel):
 
     def __init__(self, runtime: Runtime, parent: Any = None) -> None:
         super().__init__(parent)
+        self._runtime = runtime
         self._supervisors = list(runtime.supervisors)
         self._tracker = runtime.tracker
         for supervisor in self._supervisors:
             # A bound method: Qt drops the connection when this model is deleted.
             supervisor.state_changed.connect(self._on_supervisor_state_changed)
         self._tracker.report_ready.connect(self._on_tracker_report_ready)
+        runtime.servers_changed.connect(self._on_runtime_servers_changed)
+
+    def _on_runtime_servers_changed(self) -> None:
+        # A few rows at most, changed by the user: a reset is simpler than moves and just as fast.
+        self.beginResetModel()
+        for supervisor in self._supervisors:
+            if supervisor not in self._runtime.supervisors:
+                supervisor.state_changed.disconnect(self._on_supervisor_state_changed)
+        for supervisor in self._runtime.supervisors:
+            if supervisor not in self._supervisors:
+                supervisor.state_changed.connect(self._on_supervisor_state_changed)
+        self._supervisors = list(self._runtime.supervisors)
+        self.endResetModel()
 
     def _on_tracker_report_ready(self, name: str) -> None:
         row = self.row_of(name)

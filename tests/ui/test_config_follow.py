@@ -1,0 +1,62 @@
+"""The window follows the config file: servers added, changed and removed without a restart."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtWidgets import QLabel, QListView
+
+from catalog_inspector.core.config import load_config
+from catalog_inspector.core.config_store import ConfigStore
+from catalog_inspector.runtime import ServerState
+from catalog_inspector.ui.app import follow_config
+from tests.helpers import DEMO, pids_in
+from tests.ui.conftest import Harness, wait_for
+
+
+def entry(mode: str, pidfile: Path) -> dict[str, object]:
+    return {"command": DEMO[0], "args": [*DEMO[1:], "--mode", mode, "--pidfile", str(pidfile)]}
+
+
+def rows(window) -> list[str]:  # type: ignore[no-untyped-def]
+    model = window.findChild(QListView, "serverList").model()
+    return [model.index(row, 0).data().split("\n")[0] for row in range(model.rowCount())]
+
+
+def test_edits_to_the_file_reach_the_sidebar_and_the_sessions(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "servers.json"
+    store = ConfigStore(path)
+    store.write({"mcpServers": {"keep": entry("normal", tmp_path / "keep"), "drop": entry("normal", tmp_path / "drop")}})
+    window = harness.window(load_config(path).specs)
+    watcher = follow_config(path, window.runtime, window)
+    keep, drop = window.runtime.supervisors
+    for name, supervisor in (("keep", keep), ("drop", drop)):
+        assert window.select_server(name)
+        wait_for(qtbot, lambda s=supervisor: s.state is ServerState.READY)
+    dropped = pids_in(tmp_path / "drop")
+
+    with qtbot.waitSignal(watcher.changed, timeout=10_000):
+        store.remove("drop")
+        store.put("new", entry("single", tmp_path / "new"))
+    wait_for(qtbot, lambda: rows(window) == ["keep", "new"])
+    assert window.runtime.supervisors[0] is keep and keep.state is ServerState.READY, "an unchanged entry keeps its session"
+    harness.assert_gone(dropped)  # the event loop runs meanwhile: the removed server's session closes
+    assert window.current is not None and window.current.spec.name == "keep", "the selection moved off the removed server"
+
+    with qtbot.waitSignal(watcher.changed, timeout=10_000):
+        store.put("keep", entry("empty", tmp_path / "keep2"))  # changed: a new session for the new command
+    wait_for(qtbot, lambda: window.runtime.supervisors[0] is not keep)
+    wait_for(qtbot, lambda: window.runtime.supervisors[0].state is ServerState.READY)
+    assert window.current is window.runtime.supervisors[0]
+
+    with qtbot.waitSignal(watcher.changed, timeout=10_000):
+        path.write_text('{"mcpServers": {"half')  # a broken save
+    notice = window.findChild(QLabel, "configNotice")
+    wait_for(qtbot, lambda: "not reloaded" in notice.text())
+    assert rows(window) == ["keep", "new"], "a broken file leaves the servers shown"
+
+    with qtbot.waitSignal(watcher.changed, timeout=10_000):
+        path.write_text(json.dumps({"mcpServers": {"new": entry("single", tmp_path / "new"), "ws": {"type": "websocket", "url": "wss://x"}}}))
+    wait_for(qtbot, lambda: rows(window) == ["new"])
+    assert "type 'websocket' is not supported" in notice.text()
