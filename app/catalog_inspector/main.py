@@ -1,16 +1,53 @@
-"""The `mcp-catalog-inspector` entry point: a subcommand runs headless, anything else opens the app."""
+"""The `mcp-catalog-inspector` entry point: a subcommand runs headless, anything else opens the app.
+
+Two hidden first arguments come before both: `--run-demo-server ARGS…` and
+`--run-sandbox-worker` run a helper process's module instead of the app. A
+frozen bundle (PyInstaller) starts its own helpers that way, since it has no
+interpreter to give `-m` to (see `core.launch`); they work from source too.
+"""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 __all__ = ["main"]
 
 HEADLESS_COMMANDS = ("snapshot", "diff", "check", "call")
 
 
+def _run_demo_server(args: list[str]) -> int:
+    from catalog_inspector.demo.__main__ import main as demo_main
+
+    demo_main(args)
+    return 0
+
+
+def _run_sandbox_worker(args: list[str]) -> int:
+    if args:
+        print(f"mcp-catalog-inspector: the sandbox worker takes no arguments, got {args!r}", file=sys.stderr)
+        return 2
+    from catalog_inspector.core.sandbox_worker import main as worker_main
+
+    worker_main()
+    return 0
+
+
+# By module name, as `core.launch.ENTRY_FLAGS` lists them (a test checks both name the same modules).
+HELPERS: dict[str, Callable[[list[str]], int]] = {
+    "catalog_inspector.demo": _run_demo_server,
+    "catalog_inspector.core.sandbox_worker": _run_sandbox_worker,
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if args and args[0].startswith("--run-"):
+        from catalog_inspector.core.launch import ENTRY_FLAGS
+
+        for module, flag in ENTRY_FLAGS.items():
+            if args[0] == flag:
+                return HELPERS[module](args[1:])
     if args and (args[0] in HEADLESS_COMMANDS or args[0] in ("-h", "--help")):
         from catalog_inspector import cli
 

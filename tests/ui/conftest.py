@@ -10,6 +10,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QSettings
 
 from catalog_inspector.core.call_store import CallStore
 from catalog_inspector.core.config import Limits, ServerSpec
+from catalog_inspector.core.consent import LaunchConsent
 from catalog_inspector.core.history import History
 from catalog_inspector.runtime import Runtime
 from catalog_inspector.ui.main_window import MainWindow
@@ -34,9 +35,10 @@ class Harness:
         limits: Limits = LIMITS,
         history: History | None = None,
         call_store: CallStore | None = None,
+        consent: LaunchConsent | None = None,
     ) -> MainWindow:
         registry = recording_registry(self.tmp_path / "sessions", self.pids)
-        runtime = Runtime(specs, limits, registry, history=history, call_store=call_store)
+        runtime = Runtime(specs, limits, registry, history=history, call_store=call_store, consent=consent)
         settings = settings or QSettings(str(self.tmp_path / "settings.ini"), QSettings.Format.IniFormat)
         window = MainWindow(runtime, settings)
         window.show()  # not qtbot.addWidget: pytest-qt would destroy it before our shutdown check

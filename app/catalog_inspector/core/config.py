@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any, Literal
 import json5
 
 from catalog_inspector.core.client_configs import ShapeError, VariableError, expand, servers_of, workspace_of
+from catalog_inspector.core.launch import python_module_command
 from catalog_inspector.core.redact import redacted_args, redacted_url
 
 __all__ = [
@@ -284,12 +284,10 @@ DEMO_MODES = (
 
 
 def demo_servers(state_dir: Path) -> list[ServerSpec]:
-    """The bundled demo set: the demo server in a few instructive modes, run by this Python."""
-    return [
-        ServerSpec(
-            name=name,
-            command=sys.executable,
-            args=("-m", "catalog_inspector.demo", "--mode", mode, "--state", str(state_dir / f"demo-{mode}.json")),
-        )
-        for name, mode in DEMO_MODES
-    ]
+    """The bundled demo set: the demo server in a few instructive modes, run by this Python (or this bundle)."""
+    servers = []
+    for name, mode in DEMO_MODES:
+        state = str(state_dir / f"demo-{mode}.json")
+        command, args = python_module_command("catalog_inspector.demo", "--mode", mode, "--state", state)
+        servers.append(ServerSpec(name=name, command=command, args=args))
+    return servers

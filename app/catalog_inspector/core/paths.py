@@ -6,7 +6,7 @@ from pathlib import Path
 
 import platformdirs
 
-__all__ = ["APP_NAME", "cache_dir", "calls_dir", "history_dir", "user_config_file"]
+__all__ = ["APP_NAME", "cache_dir", "calls_dir", "consent_file", "history_dir", "user_config_file"]
 
 APP_NAME = "mcp-catalog-inspector"
 
@@ -30,3 +30,8 @@ def history_dir() -> Path:
 def calls_dir() -> Path:
     """Where test calls and named argument sets are kept, per server (see `core.call_store`)."""
     return Path(platformdirs.user_data_dir(APP_NAME)) / "calls"
+
+
+def consent_file() -> Path:
+    """The digests of the local commands the user agreed to run (see `core.consent`)."""
+    return Path(platformdirs.user_data_dir(APP_NAME)) / "launch-consent.json"

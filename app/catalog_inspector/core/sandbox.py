@@ -30,7 +30,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
@@ -43,6 +42,7 @@ import anyio.abc
 from anyio.streams.buffered import BufferedByteReceiveStream
 
 import catalog_inspector
+from catalog_inspector.core.launch import python_module_command
 from catalog_inspector.core.processes import kill_group, reap
 from catalog_inspector.core.validation import (
     Failure,
@@ -68,10 +68,11 @@ def worker_command() -> list[str]:
     """The command line that starts a worker.
 
     `-P` keeps the working directory off `sys.path`, so a stray `jsonschema.py`
-    there is never imported. A frozen bundle (PyInstaller) has no `-m`: it will need
-    its own entry here, e.g. its own executable with a flag that calls `sandbox_worker.main()`.
+    there is never imported. A frozen bundle (PyInstaller) has no `-m` (nor a working
+    directory on its path): it runs its own executable with a hidden flag (`core.launch`).
     """
-    return [sys.executable, "-P", "-m", "catalog_inspector.core.sandbox_worker"]
+    program, args = python_module_command("catalog_inspector.core.sandbox_worker", interpreter_flags=("-P",))
+    return [program, *args]
 
 
 def worker_environment() -> dict[str, str]:

@@ -9,6 +9,7 @@ from PySide6.QtCore import QObject, Signal
 
 from catalog_inspector.core.call_store import CallStore
 from catalog_inspector.core.config import Limits, ServerSpec
+from catalog_inspector.core.consent import LaunchConsent
 from catalog_inspector.core.files import write_text_safely
 from catalog_inspector.core.history import History
 from catalog_inspector.core.processes import ProcessRegistry
@@ -39,6 +40,7 @@ class Runtime(QObject):
         collector: keeps the cycle collector from rescanning catalogs.
         tracker: the history of accepted catalogs, their drift and approvals.
         calls: validation, lint, history and argument sets of test calls.
+        consent: the local commands the user agreed to run (None: no question asked).
 
     Signals:
         shutdown_finished(): every session is closed and no server process remains.
@@ -58,6 +60,7 @@ class Runtime(QObject):
         offload: Offload | None = None,
         history: History | None = None,
         call_store: CallStore | None = None,
+        consent: LaunchConsent | None = None,
     ) -> None:
         super().__init__()
         self.offload = offload if offload is not None else Offload()
@@ -65,6 +68,7 @@ class Runtime(QObject):
             self.offload.sandbox.record_processes(registry.add, registry.remove)
         self.registry = registry
         self.limits = limits
+        self.consent = consent
         self.collector = Collector(self)
         self.tracker = DriftTracker([], self.offload, history)
         self.calls = CallDesk([], self.offload, call_store)
@@ -75,6 +79,7 @@ class Runtime(QObject):
 
     def _supervise(self, spec: ServerSpec) -> ServerSupervisor:
         supervisor = ServerSupervisor(spec, self.limits, self.registry, self.offload.check_result)
+        supervisor.consent = self.consent.approved if self.consent is not None else None
         supervisor.page_arrived.connect(self._on_supervisor_page_arrived)
         supervisor.catalog_accepted.connect(self._on_supervisor_catalog_accepted)
         self.tracker.follow(supervisor)

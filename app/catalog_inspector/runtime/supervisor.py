@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import enum
 import itertools
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -113,6 +113,8 @@ class ServerSupervisor(QObject):
         lost: why the accepted session ended, while no new session replaced it.
         log: the server's stderr across its sessions, bounded (and our own tracebacks).
         call_drain: seconds a replaced session waits for its calls before closing.
+        consent: says whether the user agreed to run this server's command (None: no question).
+        awaiting_consent: a start was refused for want of that agreement.
 
     `judge` checks call results (the runtime's is bounded, in the sandbox process).
 
@@ -150,6 +152,8 @@ class ServerSupervisor(QObject):
         self.spec = spec
         self.limits = limits
         self.state = ServerState.NOT_CONNECTED
+        self.consent: Callable[[ServerSpec], bool] | None = None  # None: every command may run
+        self.awaiting_consent = False
         self.accepted: Snapshot | None = None
         self.accepted_at: datetime | None = None
         self.attempt: Attempt | None = None
@@ -186,9 +190,18 @@ class ServerSupervisor(QObject):
             self.refresh()
 
     def refresh(self) -> bool:
-        """Start one fresh walk from the first page in a candidate session; False if one runs already."""
+        """Start one fresh walk from the first page in a candidate session; False if one runs already.
+
+        A command the user has not agreed to run is not started: `awaiting_consent` says so
+        (with `state_changed`) until `consent` approves it.
+        """
         if self.busy or self._closing:
             return False
+        if self.consent is not None and not self.consent(self.spec):
+            self.awaiting_consent = True
+            self.state_changed.emit()
+            return False
+        self.awaiting_consent = False
         self.attempt = Attempt(datetime.now().astimezone(), after_stale=self.state is ServerState.STALE)
         candidate = SessionWorker(
             self.spec,

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the window and Qt are imported once a display is known to exist
     from PySide6.QtCore import QObject
+    from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
     from catalog_inspector.core.config import Loaded
@@ -21,7 +22,7 @@ if TYPE_CHECKING:  # the window and Qt are imported once a display is known to e
     from catalog_inspector.ui.config_watch import ConfigWatcher
     from catalog_inspector.ui.main_window import MainWindow
 
-__all__ = ["display_problem", "freeze_startup_objects", "load_servers", "run_app"]
+__all__ = ["app_icon", "display_problem", "freeze_startup_objects", "load_servers", "run_app"]
 
 
 def freeze_startup_objects() -> None:
@@ -34,6 +35,15 @@ def freeze_startup_objects() -> None:
 
     gc.collect()
     gc.freeze()
+
+
+def app_icon() -> QIcon:
+    """The window icon: the SVG shipped inside the package (package data, so wheels and bundles have it too)."""
+    from PySide6.QtGui import QIcon
+
+    import catalog_inspector
+
+    return QIcon(str(Path(catalog_inspector.__file__).with_name("icons") / "mcp-catalog-inspector.svg"))
 
 
 def keep_setting(value: object, default: int) -> int:
@@ -87,7 +97,9 @@ def problems_notice(path: Path, loaded: Loaded) -> str:
 
 def follow_config(path: Path, runtime: Runtime, window: MainWindow) -> ConfigWatcher:
     """Apply the config file whenever it changes outside the app; a broken save keeps the servers shown."""
+    from catalog_inspector.core.client_configs import known_locations
     from catalog_inspector.core.config import ConfigError, load_config
+    from catalog_inspector.core.config_store import ConfigStore
     from catalog_inspector.ui.config_watch import ConfigWatcher
 
     def reload() -> None:
@@ -103,6 +115,9 @@ def follow_config(path: Path, runtime: Runtime, window: MainWindow) -> ConfigWat
 
     watcher = ConfigWatcher(path, window)
     watcher.changed.connect(reload)
+    others = {location.path.resolve() for location in known_locations()}
+    if path.resolve() not in others:  # another client's file is read, never written
+        window.manage_config(ConfigStore(path), reload)
     return watcher
 
 
@@ -167,9 +182,10 @@ def run_app(argv: list[str]) -> int:
     from PySide6.QtWidgets import QApplication
 
     from catalog_inspector.core.call_store import CallStore
-    from catalog_inspector.core.config import Limits
+    from catalog_inspector.core.config import Limits, demo_servers
+    from catalog_inspector.core.consent import LaunchConsent
     from catalog_inspector.core.history import DEFAULT_KEEP, History
-    from catalog_inspector.core.paths import APP_NAME, cache_dir, calls_dir, history_dir, user_config_file
+    from catalog_inspector.core.paths import APP_NAME, cache_dir, calls_dir, consent_file, history_dir, user_config_file
     from catalog_inspector.core.processes import ProcessRegistry
     from catalog_inspector.runtime import Offload, Runtime
     from catalog_inspector.ui.main_window import MainWindow
@@ -178,6 +194,8 @@ def run_app(argv: list[str]) -> int:
     assert isinstance(app, QApplication)
     app.setApplicationName("MCP Catalog Inspector")
     app.setOrganizationName(APP_NAME)
+    app.setWindowIcon(app_icon())
+    app.setDesktopFileName(APP_NAME)  # Wayland: names the installed .desktop entry, where the shell takes the icon
     app.setQuitOnLastWindowClosed(False)  # we quit once every session is closed
     offload = Offload()
     registry = ProcessRegistry(cache_dir() / "sessions", submit=offload.submit)
@@ -193,7 +211,10 @@ def run_app(argv: list[str]) -> int:
     asyncio.set_event_loop(loop)
     settings = QSettings(APP_NAME, "app")
     history = History(history_dir(), keep_setting(settings.value("history/keep"), DEFAULT_KEEP))
-    runtime = Runtime(specs, Limits(), registry, offload, history, CallStore(calls_dir()))
+    consent = LaunchConsent(consent_file())
+    for spec in demo_servers(demo_state):
+        consent.trust(spec)  # the bundled demo servers are this app's own code
+    runtime = Runtime(specs, Limits(), registry, offload, history, CallStore(calls_dir()), consent)
     runtime.calls.load_all()
     window = MainWindow(runtime, settings, notice)
     follow_config(args.config or user_config_file(), runtime, window)

@@ -9,7 +9,9 @@ once it is deleted.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QByteArray, QItemSelection, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -18,6 +20,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QListView,
     QMainWindow,
+    QMessageBox,
     QPushButton,
     QSplitter,
     QTabWidget,
@@ -25,6 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from catalog_inspector.core.config import ConfigError
+from catalog_inspector.core.config_store import ConfigStore
 from catalog_inspector.core.history import Entry
 from catalog_inspector.core.lint import lint_words
 from catalog_inspector.core.lists import LIST_KINDS, LIST_NAMES
@@ -34,6 +39,7 @@ from catalog_inspector.runtime.tracker import Comparison
 from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.models.server_list import ServerListModel
 from catalog_inspector.ui.presenter import ServerPresenter
+from catalog_inspector.ui.server_dialog import ServerDialog
 from catalog_inspector.ui.widgets.call_panel import CallPanel
 from catalog_inspector.ui.widgets.checks_pane import ChecksPane
 from catalog_inspector.ui.widgets.drift_pane import DriftPane
@@ -83,6 +89,8 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.presenters = {s.spec.name: ServerPresenter(s, self, runtime.tracker) for s in runtime.supervisors}
         self._presenter: ServerPresenter | None = None
+        self._store: ConfigStore | None = None
+        self._reload: Callable[[], None] | None = None
         self._shutting_down = False
         self.finished = False
         self._build(notice)
@@ -203,6 +211,30 @@ class MainWindow(QMainWindow):
             action.triggered.connect(slot)
             menu.addAction(action)
             self.addAction(action)
+        servers = self.menuBar().addMenu("&Servers")
+        self.server_actions: dict[str, QAction] = {}
+        entries: tuple[tuple[str, str, Callable[[], object]], ...] = (
+            ("add", "&Add server…", self.add_server),
+            ("edit", "&Edit server…", self.edit_server),
+            ("duplicate", "&Duplicate server", self.duplicate_server),
+            ("disable", "Disable / &enable server", self.toggle_server_disabled),
+            ("remove", "&Remove server…", self.remove_server),
+        )
+        for key, text, handler in entries:
+            action = QAction(text, self)
+            action.setObjectName(f"serverAction:{key}")
+            action.triggered.connect(handler)
+            servers.addAction(action)
+            self.server_actions[key] = action
+        self._update_server_actions()
+        about = self.menuBar().addMenu("&Help").addAction("&About MCP Catalog Inspector")
+        about.setObjectName("aboutAction")
+        about.triggered.connect(self._on_about_triggered)
+
+    def _on_about_triggered(self) -> None:
+        from catalog_inspector.ui.about import show_about
+
+        show_about(self)
 
     def _timeline(self, list_name: str) -> TimelinePanel:
         return self.tools_pane.timeline if list_name == "tools" else self.list_panes[list_name].timeline
@@ -297,6 +329,105 @@ class MainWindow(QMainWindow):
                 getattr(old, name).disconnect(getattr(self, f"_on_presenter_{name}"))
         self._presenter = None
 
+    # -- managing the configured servers ---------------------------------------
+    def manage_config(self, store: ConfigStore, reload: Callable[[], None]) -> None:
+        """Let the Servers menu edit `store` (the app's own file); `reload` applies it at once."""
+        self._store = store
+        self._reload = reload
+        self._update_server_actions()
+
+    def _entry(self, name: str) -> dict[str, Any] | None:
+        if self._store is None:
+            return None
+        try:
+            entry = self._store.read()["mcpServers"].get(name)
+        except ConfigError:
+            return None
+        return entry if isinstance(entry, dict) else None
+
+    def _update_server_actions(self) -> None:
+        has_file = getattr(self, "_store", None) is not None
+        current = self.current
+        in_file = has_file and current is not None and self._entry(current.spec.name) is not None
+        self.server_actions["add"].setEnabled(has_file)
+        for key in ("edit", "duplicate", "disable", "remove"):
+            self.server_actions[key].setEnabled(in_file)
+
+    def _save(self, change: Callable[[ConfigStore], object]) -> bool:
+        assert self._store is not None
+        try:
+            change(self._store)
+        except (ConfigError, OSError) as exc:
+            self.statusBar().showMessage(visible(f"The configuration was not saved: {exc}", 500), 8000)
+            return False
+        if self._reload is not None:
+            self._reload()
+        return True
+
+    def _names(self) -> frozenset[str]:
+        if self._store is None:
+            return frozenset()
+        try:
+            return frozenset(self._store.read()["mcpServers"])
+        except ConfigError:
+            return frozenset()
+
+    def add_server(self) -> ServerDialog | None:
+        """Open the dialog for a new server; Save writes it to the config file (returns the open dialog)."""
+        if self._store is None:
+            return None
+        dialog = ServerDialog(self, taken=self._names())
+        dialog.accepted.connect(lambda: self._on_server_dialog_saved(dialog, None))
+        dialog.open()
+        return dialog
+
+    def edit_server(self) -> ServerDialog | None:
+        current = self.current
+        entry = self._entry(current.spec.name) if current is not None else None
+        if current is None or entry is None:
+            return None
+        name = current.spec.name
+        dialog = ServerDialog(self, name, entry, taken=self._names() - {name})
+        dialog.accepted.connect(lambda: self._on_server_dialog_saved(dialog, name))
+        dialog.open()
+        return dialog
+
+    def _on_server_dialog_saved(self, dialog: ServerDialog, old_name: str | None) -> None:
+        name, entry = dialog.result_name(), dialog.result_entry()
+        if self._save(lambda store: store.put(name, entry, replacing=old_name)):
+            self.select_server(name)
+        dialog.deleteLater()
+
+    def duplicate_server(self) -> None:
+        current = self.current
+        if current is not None and self._store is not None:
+            copied: list[str] = []
+            if self._save(lambda store: copied.append(store.duplicate(current.spec.name))):
+                self.select_server(copied[0])
+
+    def toggle_server_disabled(self) -> None:
+        current = self.current
+        entry = self._entry(current.spec.name) if current is not None else None
+        if current is not None and entry is not None:
+            disabled = entry.get("disabled") is True
+            self._save(lambda store: store.set_disabled(current.spec.name, not disabled))
+
+    def remove_server(self) -> QMessageBox | None:
+        """Ask, then remove the selected server from the config file (returns the open question)."""
+        current = self.current
+        if current is None or self._entry(current.spec.name) is None:
+            return None
+        name = current.spec.name
+        box = QMessageBox(QMessageBox.Icon.Question, "Remove server", "", parent=self)
+        box.setObjectName("removeServerQuestion")
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(f"Remove {visible(name, 200)} from the configuration? Its history stays on disk.")
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
+        box.accepted.connect(lambda: self._save(lambda store: store.remove(name)))
+        box.finished.connect(box.deleteLater)
+        box.open()
+        return box
+
     def set_notice(self, notice: str) -> None:
         """What the sidebar says about the configuration (empty: nothing to say)."""
         self.notice.setText(notice)
@@ -305,6 +436,7 @@ class MainWindow(QMainWindow):
     def _bind(self, presenter: ServerPresenter) -> None:
         self._unbind()
         self._presenter = presenter
+        self._update_server_actions()
         for name in _PRESENTER_SIGNALS:
             getattr(presenter, name).connect(getattr(self, f"_on_presenter_{name}"))
         self._log_batch.clear()
@@ -397,8 +529,14 @@ class MainWindow(QMainWindow):
     def _on_banner_retry_clicked(self) -> None:
         if self.banner.state == "drift":
             self.tabs.setCurrentWidget(self.drift_pane)
-        else:
-            self.refresh()
+            return
+        current = self.current
+        if self.banner.state == "consent" and current is not None and self.runtime.consent is not None:
+            try:
+                self.runtime.consent.approve(current.spec)
+            except OSError as exc:  # the yes holds for this run; it will be asked again next time
+                self.statusBar().showMessage(visible(f"Could not remember this answer: {exc}", 500), 8000)
+        self.refresh()
 
     def _on_drift_pane_approve_clicked(self) -> None:
         if self._presenter is not None:

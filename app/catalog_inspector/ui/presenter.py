@@ -15,6 +15,7 @@ from typing import Literal
 
 from PySide6.QtCore import QObject, Signal
 
+from catalog_inspector.core.consent import launch_words
 from catalog_inspector.core.drift import DriftReport, Duplicate, FirstPage, duplicates_of
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind, stderr_lines
 from catalog_inspector.core.history import Entry
@@ -29,7 +30,7 @@ __all__ = ["Banner", "ServerPresenter", "Walk", "describe_failure", "server_word
 MESSAGE_LIMIT = 600
 STDERR_WIDTH = 200
 
-BannerKind = Literal["none", "failure", "stale", "lost", "drift"]
+BannerKind = Literal["none", "failure", "stale", "lost", "drift", "consent"]
 
 
 @dataclass(frozen=True)
@@ -160,6 +161,9 @@ class ServerPresenter(QObject):
         current = self.supervisor
         attempt = current.attempt
         retry_enabled = not current.busy
+        if current.awaiting_consent and not current.busy:
+            text = f"This server is a command that will run on your computer. Run it?\n{visible(launch_words(current.spec), 2000, keep_newlines=True)}"
+            return Banner("consent", text, "Run it", True)
         if current.state is ServerState.FAILED and attempt is not None and attempt.snapshot is not None:
             snapshot = attempt.snapshot
             assert snapshot.error is not None

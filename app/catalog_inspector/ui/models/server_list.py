@@ -39,6 +39,8 @@ def summary(supervisor: ServerSupervisor) -> str:
         parts.append(f"{state} (last good: {tools})" if last_good else f"{state} · {tools}")
     elif supervisor.spec.disabled and supervisor.state is ServerState.NOT_CONNECTED:
         parts.append("disabled in the config (Refresh starts it)")
+    elif supervisor.awaiting_consent and supervisor.state is ServerState.NOT_CONNECTED:
+        parts.append("waits for your OK to run its command")
     else:
         parts.append(state)
     return " · ".join(parts)

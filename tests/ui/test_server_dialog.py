@@ -1,0 +1,118 @@
+"""Managing servers in the app: the dialog checks each field, and the menu edits the config file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtWidgets import QDialogButtonBox, QLabel, QListView, QMessageBox
+
+from catalog_inspector.core.config import load_config
+from catalog_inspector.core.config_store import ConfigStore
+from catalog_inspector.runtime import ServerState
+from catalog_inspector.ui.app import follow_config
+from catalog_inspector.ui.server_dialog import ServerDialog
+from tests.helpers import DEMO
+from tests.ui.conftest import Harness, wait_for
+
+
+def save_enabled(dialog: ServerDialog) -> bool:
+    return dialog.buttons.button(QDialogButtonBox.StandardButton.Save).isEnabled()
+
+
+def error_on(dialog: ServerDialog, field: str) -> str:
+    label = dialog.findChild(QLabel, f"serverError:{field}")
+    return label.text() if label.isVisibleTo(dialog) else ""
+
+
+def test_each_invalid_field_says_what_is_wrong_and_nothing_invalid_can_be_saved(qtbot) -> None:  # type: ignore[no-untyped-def]
+    dialog = ServerDialog(None, taken=frozenset({"taken"}))
+    qtbot.addWidget(dialog)
+    assert not save_enabled(dialog) and "needs a name" in error_on(dialog, "name")
+    dialog.name.setText("taken")
+    assert "exists already" in error_on(dialog, "name")
+    dialog.name.setText("files")
+    assert "command must be a non-empty string" in error_on(dialog, "command") and not save_enabled(dialog)
+    dialog.command.setText("npx")
+    dialog.args.setPlainText("-y\n@modelcontextprotocol/server-filesystem\n${HOME}/data")
+    assert save_enabled(dialog) and dialog.summary.text().startswith("Runs: npx -y")
+    dialog.transport.setCurrentIndex(dialog.transport.findData("http"))
+    assert not dialog.command.isVisibleTo(dialog) and dialog.url.isVisibleTo(dialog)
+    dialog.url.setText("ftp://x.test")
+    assert "url must be an http" in error_on(dialog, "url") and not save_enabled(dialog)
+    dialog.url.setText("https://x.test/mcp?api_key=${API_KEY}")
+    dialog.headers.item(0, 0).setText("Authorization")  # typed into the empty last row, as a user does
+    dialog.headers.item(0, 1).setText("Bearer a\r\nInjected: 1")
+    assert "line break" in error_on(dialog, "headers") and not save_enabled(dialog)
+    assert dialog.headers.rowCount() == 2, "a new empty row follows the one filled in"
+    assert "Bearer" not in dialog.headers.item(0, 1).text() or dialog.reveal.isChecked()
+    dialog.headers.item(0, 1).setText("Bearer abc")
+    assert save_enabled(dialog)
+    assert dialog.result_entry() == {"type": "http", "url": "https://x.test/mcp?api_key=${API_KEY}",
+                                     "headers": {"Authorization": "Bearer abc"}}  # fmt: skip
+
+
+def test_values_are_masked_until_shown_and_unknown_keys_survive(qtbot) -> None:  # type: ignore[no-untyped-def]
+    entry = {"command": "srv", "env": {"TOKEN": "s3cret"}, "autoApprove": ["read"], "x-team": {"owner": "ana"}}
+    dialog = ServerDialog(None, "srv", entry)
+    qtbot.addWidget(dialog)
+    assert dialog.env.item(0, 0).text() == "TOKEN" and "s3cret" not in dialog.env.item(0, 1).text()
+    dialog.reveal.setChecked(True)
+    assert dialog.env.item(0, 1).text() == "s3cret"
+    dialog.disabled.setChecked(True)
+    assert dialog.result_entry() == {**entry, "disabled": True}
+
+
+def names(window) -> list[str]:  # type: ignore[no-untyped-def]
+    model = window.findChild(QListView, "serverList").model()
+    return [model.index(row, 0).data().split("\n")[0] for row in range(model.rowCount())]
+
+
+def test_the_servers_menu_adds_edits_duplicates_disables_and_removes(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "servers.json"
+    normal = {"command": DEMO[0], "args": [*DEMO[1:], "--mode", "normal"], "x-kept": 1}
+    ConfigStore(path).write({"mcpServers": {"first": normal}, "otherClientSetting": True})
+    window = harness.window(load_config(path).specs)
+    follow_config(path, window.runtime, window)
+
+    dialog = window.add_server()
+    assert dialog is not None
+    dialog.name.setText("second")
+    dialog.command.setText(DEMO[0])
+    dialog.args.setPlainText("\n".join([*DEMO[1:], "--mode", "single"]))
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()
+    wait_for(qtbot, lambda: names(window) == ["first", "second"])
+    wait_for(qtbot, lambda: window.current is not None and window.current.state is ServerState.READY)
+    assert window.current.spec.name == "second"
+
+    window.select_server("first")
+    dialog = window.edit_server()
+    assert dialog is not None and dialog.name.text() == "first"
+    dialog.name.setText("renamed")
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()
+    wait_for(qtbot, lambda: names(window) == ["renamed", "second"])
+    document = json.loads(path.read_text())
+    assert document["otherClientSetting"] is True and document["mcpServers"]["renamed"]["x-kept"] == 1
+
+    window.duplicate_server()
+    wait_for(qtbot, lambda: names(window) == ["renamed", "second", "renamed (copy)"])
+    window.toggle_server_disabled()
+    assert json.loads(path.read_text())["mcpServers"]["renamed (copy)"]["disabled"] is True
+    wait_for(qtbot, lambda: window.current is not None and window.current.spec.disabled)
+
+    question = window.remove_server()
+    assert isinstance(question, QMessageBox) and "renamed (copy)" in question.text()
+    question.button(QMessageBox.StandardButton.Yes).click()
+    wait_for(qtbot, lambda: names(window) == ["renamed", "second"])
+    assert list(json.loads(path.read_text())["mcpServers"]) == ["renamed", "second"]
+    assert json.loads((tmp_path / "servers.json.bak").read_text())["mcpServers"]["renamed (copy)"]
+
+
+def test_another_clients_file_is_read_but_never_edited(harness: Harness, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / ".mcp.json"  # Claude Code's file for this folder
+    path.write_text(json.dumps({"mcpServers": {"theirs": {"command": DEMO[0], "args": [*DEMO[1:], "--mode", "normal"]}}}))
+    window = harness.window(load_config(path).specs)
+    follow_config(path, window.runtime, window)
+    assert window.add_server() is None and not window.server_actions["add"].isEnabled()
+    assert window.remove_server() is None
