@@ -116,3 +116,51 @@ def test_another_clients_file_is_read_but_never_edited(harness: Harness, tmp_pat
     follow_config(path, window.runtime, window)
     assert window.add_server() is None and not window.server_actions["add"].isEnabled()
     assert window.remove_server() is None
+
+
+def test_importing_copies_ticked_entries_with_inputs_answered_and_never_writes_the_source(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QLineEdit
+
+    from catalog_inspector.core.client_configs import Location
+    from catalog_inspector.ui.import_dialog import ImportDialog
+
+    vscode = tmp_path / "Code" / "mcp.json"
+    vscode.parent.mkdir()
+    source_text = """{
+      // VS Code's shape, with an input
+      "inputs": [{"type": "promptString", "id": "tok", "description": "API token", "password": true}],
+      "servers": {
+        "gh": {"type": "http", "url": "https://api.test/mcp", "headers": {"Authorization": "Bearer ${input:tok}"}},
+        "local": {"command": "srv", "args": ["${workspaceFolder}"]},
+      },
+    }"""
+    vscode.write_text(source_text)
+    missing = Location("Claude Desktop", tmp_path / "nope.json")
+    dialog = ImportDialog(None, [missing, Location("VS Code", vscode)])
+    qtbot.addWidget(dialog)
+    assert "found 1" in dialog.looked.text() and "(not found)" in dialog.files.item(0).text()
+    dialog.files.setCurrentRow(1)
+    assert dialog.servers.count() == 2 and not dialog.import_button.isEnabled(), "the input is not answered yet"
+    answer = dialog.findChild(QLineEdit, "importInput:tok")
+    assert answer.echoMode() == QLineEdit.EchoMode.Password
+    answer.setText("t0k")
+    assert dialog.import_button.isEnabled()
+    dialog.servers.item(1).setCheckState(Qt.CheckState.Unchecked)
+    assert dialog.chosen() == {
+        "gh": {"type": "http", "url": "https://api.test/mcp", "headers": {"Authorization": "Bearer t0k"}}
+    }
+    dialog.pasted.setPlainText('{"tools": []}')
+    assert "no servers found" in dialog.problem.text() and dialog.servers.count() == 0
+
+    path = tmp_path / "servers.json"
+    ConfigStore(path).write({"mcpServers": {"gh": {"command": "x"}}})
+    window = harness.window(load_config(path).specs)
+    follow_config(path, window.runtime, window)
+    importing = window.import_servers()
+    assert importing is not None
+    importing.pasted.setPlainText(json.dumps({"mcpServers": {"gh": {"url": "https://x.test/mcp"}}}))
+    importing.import_button.click()
+    wait_for(qtbot, lambda: names(window) == ["gh", "gh 2"])
+    assert json.loads(path.read_text())["mcpServers"]["gh 2"] == {"url": "https://x.test/mcp"}
+    assert vscode.read_text() == source_text

@@ -37,6 +37,7 @@ from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import Runtime, ServerSupervisor
 from catalog_inspector.runtime.tracker import Comparison
 from catalog_inspector.ui.batch import Batcher
+from catalog_inspector.ui.import_dialog import ImportDialog
 from catalog_inspector.ui.models.server_list import ServerListModel
 from catalog_inspector.ui.presenter import ServerPresenter
 from catalog_inspector.ui.server_dialog import ServerDialog
@@ -215,6 +216,7 @@ class MainWindow(QMainWindow):
         self.server_actions: dict[str, QAction] = {}
         entries: tuple[tuple[str, str, Callable[[], object]], ...] = (
             ("add", "&Add server…", self.add_server),
+            ("import", "&Import from other clients…", self.import_servers),
             ("edit", "&Edit server…", self.edit_server),
             ("duplicate", "&Duplicate server", self.duplicate_server),
             ("disable", "Disable / &enable server", self.toggle_server_disabled),
@@ -350,6 +352,7 @@ class MainWindow(QMainWindow):
         current = self.current
         in_file = has_file and current is not None and self._entry(current.spec.name) is not None
         self.server_actions["add"].setEnabled(has_file)
+        self.server_actions["import"].setEnabled(has_file)
         for key in ("edit", "duplicate", "disable", "remove"):
             self.server_actions[key].setEnabled(in_file)
 
@@ -380,6 +383,22 @@ class MainWindow(QMainWindow):
         dialog.accepted.connect(lambda: self._on_server_dialog_saved(dialog, None))
         dialog.open()
         return dialog
+
+    def import_servers(self) -> ImportDialog | None:
+        """Open the import dialog; Import copies the ticked entries into the app's own file."""
+        if self._store is None:
+            return None
+        dialog = ImportDialog(self)
+        dialog.accepted.connect(lambda: self._on_import_dialog_accepted(dialog))
+        dialog.open()
+        return dialog
+
+    def _on_import_dialog_accepted(self, dialog: ImportDialog) -> None:
+        given: list[str] = []
+        if self._save(lambda store: given.extend(store.import_entries(dialog.chosen()))) and given:
+            self.statusBar().showMessage(f"Imported {len(given)} server(s); each asks before its first run.", STATUS_MS)
+            self.select_server(given[0])
+        dialog.deleteLater()
 
     def edit_server(self) -> ServerDialog | None:
         current = self.current
