@@ -291,3 +291,13 @@ def test_a_signal_stops_a_call_too_and_its_document_is_still_printed(tmp_path: P
     assert report["format"] == "mcp-call-result/1" and report["outcome"] == "connection"
     assert "SIGTERM" in report["error"]["message"] and "Traceback" not in err
     assert_all_gone(pids_in(pidfile))
+
+
+def test_a_servers_budgets_apply_in_the_cli_unless_a_flag_says_otherwise(tmp_path: Path) -> None:
+    config = tmp_path / "servers.json"
+    endless = {"command": DEMO[0], "args": [*DEMO[1:], "--mode", "endless"], "budgets": {"maxPages": 3}}
+    config.write_text(json.dumps({"mcpServers": {"endless": endless}}))
+    code, doc, _ = run("snapshot", "--timeout", "5", "--server", "endless", "--config", str(config))
+    assert code == 3 and doc is not None and (doc["error"]["kind"], doc["error"]["page"]) == ("page_limit", 2)
+    code, doc, _ = run("snapshot", "--timeout", "5", "--max-pages", "5", "--server", "endless", "--config", str(config))
+    assert code == 3 and doc is not None and doc["error"]["page"] == 4

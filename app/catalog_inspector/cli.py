@@ -23,6 +23,7 @@ import signal
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -31,7 +32,7 @@ import anyio
 from catalog_inspector.cli_call import ArgumentsError, CallPlan, load_arguments, walk_and_call, write_report
 from catalog_inspector.cli_call import summary_line as call_summary_line
 from catalog_inspector.core.call_result import CallReport, Outcome, not_sent
-from catalog_inspector.core.config import ConfigError, Limits, ServerSpec, check_header, load_config
+from catalog_inspector.core.config import ConfigError, Limits, ServerSpec, check_header, limits_for, load_config
 from catalog_inspector.core.diff import ABSENT, CatalogDiff, Severity, diff_catalogs
 from catalog_inspector.core.drift import catalog_items
 from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error, stderr_lines
@@ -82,12 +83,13 @@ def _add_walk_options(command: argparse.ArgumentParser, remainder: bool = True) 
     command.add_argument("--sse", action="store_true", help="the --url speaks the legacy SSE transport")
     command.add_argument("--header", action="append", default=[], metavar="'K: V'", help="HTTP header (repeatable)")
     command.add_argument("--config", type=Path, help=f"the mcpServers JSON file (default: {user_config_file()})")
+    # Unset flags fall back to the server entry's "budgets", then to these defaults (see `_limits`).
     defaults = Limits()
-    command.add_argument("--max-pages", type=_positive(int), default=defaults.max_pages)
-    command.add_argument("--max-items", type=_positive(int), default=defaults.max_items)
-    command.add_argument("--max-page-bytes", type=_positive(int), default=defaults.max_page_bytes)
-    command.add_argument("--timeout", type=_positive(float), default=defaults.request_timeout, help="seconds per request")
-    command.add_argument("--deadline", type=_positive(float), default=defaults.deadline, help="seconds for everything")
+    command.add_argument("--max-pages", type=_positive(int), help=f"default {defaults.max_pages}")
+    command.add_argument("--max-items", type=_positive(int), help=f"default {defaults.max_items}")
+    command.add_argument("--max-page-bytes", type=_positive(int), help=f"default {defaults.max_page_bytes}")
+    command.add_argument("--timeout", type=_positive(float), help=f"seconds per request (default {defaults.request_timeout:g})")
+    command.add_argument("--deadline", type=_positive(float), help=f"seconds for everything (default {defaults.deadline:g})")
     command.add_argument("--out", type=Path, help="write the snapshot JSON here instead of stdout")
     if remainder:
         command.add_argument("stdio", nargs=argparse.REMAINDER, help="-- COMMAND [ARG...] for a stdio server")
@@ -307,14 +309,17 @@ def _usage(parser: argparse.ArgumentParser, command: str, message: str) -> int:
     return EXIT_CODES["usage"]
 
 
-def _limits(args: argparse.Namespace) -> Limits:
-    return Limits(
-        max_pages=args.max_pages,
-        max_items=args.max_items,
-        max_page_bytes=args.max_page_bytes,
-        request_timeout=args.timeout,
-        deadline=args.deadline,
-    )
+def _limits(args: argparse.Namespace, spec: ServerSpec) -> Limits:
+    """The flags given, else the server entry's budgets, else the defaults."""
+    given = {
+        "max_pages": args.max_pages,
+        "max_items": args.max_items,
+        "max_page_bytes": args.max_page_bytes,
+        "request_timeout": args.timeout,
+        "deadline": args.deadline,
+    }
+    base = limits_for(spec, Limits())
+    return replace(base, **{name: value for name, value in given.items() if value is not None})
 
 
 def _write_out(command: str, snapshot: Snapshot, out: Path | None) -> bool:
@@ -335,9 +340,10 @@ def _call(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         arguments = load_arguments(args.call_args, args.args_file)
     except (UsageError, ArgumentsError) as exc:
         return _usage(parser, "call", str(exc))
-    timeout = args.call_timeout if args.call_timeout is not None else args.timeout
+    limits = _limits(args, spec)
+    timeout = args.call_timeout if args.call_timeout is not None else limits.request_timeout
     plan = CallPlan(args.tool, arguments, send_invalid=args.send_invalid, timeout=timeout)
-    snapshot, report = anyio.run(call_until_signalled, spec, _limits(args), plan)
+    snapshot, report = anyio.run(call_until_signalled, spec, limits, plan)
     write_report(report, sys.stdout)
     line = call_summary_line(report)
     if line is not None:
@@ -431,7 +437,7 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError("check prints the diff on stdout: give --out a file for the snapshot")
     except UsageError as exc:
         return _usage(parser, args.command, str(exc))
-    snapshot = anyio.run(walk_until_signalled, spec, _limits(args))
+    snapshot = anyio.run(walk_until_signalled, spec, _limits(args, spec))
     if (args.command == "snapshot" or args.out is not None) and not _write_out(args.command, snapshot, args.out):
         return EXIT_CODES["usage"]
     line = summary_line(snapshot)

@@ -150,3 +150,26 @@ def test_known_locations_per_platform_and_which_exist(tmp_path: Path) -> None:
     cursor.write_text(json.dumps({"mcpServers": {}}))
     found = {f.location.client: f.exists for f in look(known_locations(home, "linux", {}, tmp_path))}
     assert found["Cursor"] and not found["Claude Desktop"] and len(found) == 10
+
+
+def test_per_server_budgets_override_the_defaults_and_bad_ones_name_the_key() -> None:
+    from catalog_inspector.core.config import Limits, limits_for
+
+    loaded = parse_servers(
+        {
+            "mcpServers": {
+                "tight": {"command": "s", "budgets": {"maxPages": 5, "requestTimeout": 2.5, "deadline": 10}},
+                "bad-key": {"command": "s", "budgets": {"pages": 5}},
+                "bad-value": {"command": "s", "budgets": {"maxItems": 2.5}},
+                "negative": {"url": "https://x.test/mcp", "budgets": {"deadline": -1}},
+            }
+        },
+        Variables(environ=ENV),
+    )
+    (tight,) = loaded.specs
+    limits = limits_for(tight, Limits())
+    assert (limits.max_pages, limits.request_timeout, limits.deadline, limits.max_items) == (5, 2.5, 10.0, 100_000)
+    problems = {p.name: p.message for p in loaded.problems}
+    assert "budgets.pages is not a budget" in problems["bad-key"]
+    assert "budgets.maxItems must be a whole number" in problems["bad-value"]
+    assert "budgets.deadline must be a positive number" in problems["negative"]

@@ -59,8 +59,13 @@ def test_values_are_masked_until_shown_and_unknown_keys_survive(qtbot) -> None: 
     assert dialog.env.item(0, 0).text() == "TOKEN" and "s3cret" not in dialog.env.item(0, 1).text()
     dialog.reveal.setChecked(True)
     assert dialog.env.item(0, 1).text() == "s3cret"
+    dialog.budgets["maxPages"].setText("2.5")
+    assert "maxPages must be a whole number" in error_on(dialog, "budgets") and not save_enabled(dialog)
+    dialog.budgets["maxPages"].setText("50")
+    dialog.budgets["requestTimeout"].setText("2.5")
     dialog.disabled.setChecked(True)
-    assert dialog.result_entry() == {**entry, "disabled": True}
+    budgets = {"maxPages": 50, "requestTimeout": 2.5}
+    assert save_enabled(dialog) and dialog.result_entry() == {**entry, "budgets": budgets, "disabled": True}
 
 
 def names(window) -> list[str]:  # type: ignore[no-untyped-def]

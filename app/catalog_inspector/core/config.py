@@ -12,7 +12,7 @@ import json
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -23,12 +23,14 @@ from catalog_inspector.core.launch import python_module_command
 from catalog_inspector.core.redact import redacted_args, redacted_url
 
 __all__ = [
+    "BUDGET_KEYS",
     "ConfigError",
     "EntryProblem",
     "Limits",
     "Loaded",
     "ServerSpec",
     "check_header",
+    "limits_for",
     "demo_servers",
     "load_config",
     "parse_config",
@@ -75,6 +77,7 @@ class ServerSpec:
     url: str = ""
     headers: Mapping[str, str] = field(default_factory=dict)
     disabled: bool = False  # `"disabled": true`: listed, never started on its own
+    budgets: Mapping[str, float] = field(default_factory=dict)  # `Limits` field → value, from `"budgets"`
 
     def describe(self) -> str:
         """A one-line plain description (`stdio: python -m x`, `http: https://…`), without secrets:
@@ -115,6 +118,39 @@ def check_header(name: str, value: str, where: str) -> None:
         raise ConfigError(f"{where}: the value of header {name!r} contains a line break or NUL")
 
 
+BUDGET_KEYS = {  # the entry's "budgets" object (a key of ours: other clients ignore it) → Limits field
+    "maxPages": ("max_pages", int),
+    "maxItems": ("max_items", int),
+    "maxPageBytes": ("max_page_bytes", int),
+    "requestTimeout": ("request_timeout", float),
+    "deadline": ("deadline", float),
+}
+
+
+def limits_for(spec: ServerSpec, defaults: Limits) -> Limits:
+    """The budgets a walk of `spec` runs under: its own where the entry sets them, else `defaults`."""
+    budgets: dict[str, Any] = dict(spec.budgets)  # each value already has its field's type (`_budgets`)
+    return replace(defaults, **budgets) if budgets else defaults
+
+
+def _budgets(value: Any, where: str) -> dict[str, float]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} must be an object")
+    found: dict[str, float] = {}
+    for key, number in value.items():
+        if key not in BUDGET_KEYS:
+            raise ConfigError(f"{where}.{key} is not a budget (use {', '.join(BUDGET_KEYS)})")
+        name, kind = BUDGET_KEYS[key]
+        if isinstance(number, bool) or not isinstance(number, int | float) or number <= 0:
+            raise ConfigError(f"{where}.{key} must be a positive number")
+        if kind is int and number != int(number):
+            raise ConfigError(f"{where}.{key} must be a whole number")
+        found[name] = kind(number)
+    return found
+
+
 SUPPORTED_TYPES = "stdio, http (Streamable HTTP) or sse (legacy HTTP+SSE)"
 _HTTP_NAMES = ("streamable-http", "streamableHttp", "streamable_http", "http")
 
@@ -142,6 +178,7 @@ def parse_entry(name: str, entry: Any, variables: Variables | None = None) -> Se
     disabled = entry.get("disabled", False)
     if not isinstance(disabled, bool):
         raise ConfigError(f"{where}.disabled must be true or false")
+    budgets = _budgets(entry.get("budgets"), f"{where}.budgets")
     kind = entry.get("type") or entry.get("transport")
     if kind is not None and not isinstance(kind, str):
         raise ConfigError(f"{where}.type must be a string: {SUPPORTED_TYPES}")
@@ -166,6 +203,7 @@ def parse_entry(name: str, entry: Any, variables: Variables | None = None) -> Se
             env={key: var(value, f"{where}.env.{key}") for key, value in env.items()},
             cwd=var(cwd, f"{where}.cwd") if cwd is not None else None,
             disabled=disabled,
+            budgets=budgets,
         )
     if kind in ("http", "sse"):
         url = entry.get("url")
@@ -177,7 +215,9 @@ def parse_entry(name: str, entry: Any, variables: Variables | None = None) -> Se
         headers = {key: var(value, f"{where}.headers.{key}") for key, value in headers.items()}
         for key, value in headers.items():
             check_header(key, value, f"{where}.headers")
-        return ServerSpec(name=name, transport=transport, url=url, headers=headers, disabled=disabled)
+        return ServerSpec(
+            name=name, transport=transport, url=url, headers=headers, disabled=disabled, budgets=budgets
+        )
     if kind is not None:
         raise ConfigError(f"{where}: type {kind!r} is not supported; use {SUPPORTED_TYPES}")
     raise ConfigError(f"{where} needs a command (stdio) or a url (type http or sse)")

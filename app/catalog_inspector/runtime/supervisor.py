@@ -23,7 +23,7 @@ from typing import Any, Literal
 from PySide6.QtCore import QObject, Signal
 
 from catalog_inspector.core.calls import CallOutcome, Judge, call_tool, get_prompt, judge_in_process, read_resource
-from catalog_inspector.core.config import Limits, ServerSpec
+from catalog_inspector.core.config import Limits, ServerSpec, limits_for
 from catalog_inspector.core.connection import Connection
 from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind
 from catalog_inspector.core.processes import ProcessRegistry
@@ -205,7 +205,7 @@ class ServerSupervisor(QObject):
         self.attempt = Attempt(datetime.now().astimezone(), after_stale=self.state is ServerState.STALE)
         candidate = SessionWorker(
             self.spec,
-            self.limits,
+            limits_for(self.spec, self.limits),
             log=self.log,
             on_page=self._on_page,
             on_notification=lambda method: self._on_notification(candidate, method),

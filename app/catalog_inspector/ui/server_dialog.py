@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -27,14 +28,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.config import ConfigError, Variables, parse_entry
+from catalog_inspector.core.config import BUDGET_KEYS, ConfigError, Limits, Variables, parse_entry
 from catalog_inspector.ui.widgets.labels import plain_label
 
 __all__ = ["ServerDialog"]
 
 TRANSPORTS = (("stdio", "stdio (a local command)"), ("http", "Streamable HTTP"), ("sse", "legacy HTTP+SSE"))
-SHOWN_KEYS = ("type", "transport", "command", "args", "env", "cwd", "url", "headers", "disabled")
-FIELDS = ("name", "command", "args", "env", "cwd", "url", "headers")
+SHOWN_KEYS = ("type", "transport", "command", "args", "env", "cwd", "url", "headers", "disabled", "budgets")
+FIELDS = ("name", "command", "args", "env", "cwd", "url", "headers", "budgets")
 
 
 class _Pairs(QTableWidget):
@@ -135,6 +136,18 @@ class ServerDialog(QDialog):
         self.reveal = QCheckBox("Show values", self)
         self.reveal.setObjectName("serverRevealValues")
         self.reveal.toggled.connect(self._on_reveal_toggled)
+        self.budgets: dict[str, QLineEdit] = {}
+        budget_row = QWidget(self)
+        budget_layout = QHBoxLayout(budget_row)
+        budget_layout.setContentsMargins(0, 0, 0, 0)
+        given = self._original.get("budgets") if isinstance(self._original.get("budgets"), dict) else {}
+        defaults = Limits()
+        for key, (field, _kind) in BUDGET_KEYS.items():
+            line = self._line(f"serverBudget:{key}", str(given.get(key, "")) if given else "")
+            line.setPlaceholderText(f"{key} {getattr(defaults, field):g}")
+            line.setToolTip(f"{key}: empty for the app's default ({getattr(defaults, field):g})")
+            budget_layout.addWidget(line)
+            self.budgets[key] = line
         self.disabled = QCheckBox("Disabled (listed, not started on its own)", self)
         self.disabled.setObjectName("serverDisabled")
         self.disabled.setChecked(self._original.get("disabled") is True)
@@ -152,6 +165,7 @@ class ServerDialog(QDialog):
             ("env", "Environment", self.env),
             ("url", "URL", self.url),
             ("headers", "Headers", self.headers),
+            ("budgets", "Budgets", budget_row),
         ):
             form.addRow(title, widget)
             self._rows[field] = [widget, form.labelForField(widget)]
@@ -173,6 +187,8 @@ class ServerDialog(QDialog):
         for signal in (self.name.textChanged, self.command.textChanged, self.cwd.textChanged, self.url.textChanged,
                        self.args.textChanged, self.transport.currentIndexChanged, self.disabled.toggled):  # fmt: skip
             signal.connect(self._on_field_changed)
+        for line in self.budgets.values():
+            line.textChanged.connect(self._on_field_changed)
         self.env.itemChanged.connect(self._on_field_changed)
         self.headers.itemChanged.connect(self._on_field_changed)
         self._on_field_changed()
@@ -207,6 +223,13 @@ class ServerDialog(QDialog):
             entry["url"] = self.url.text().strip()
             if headers := self.headers.pairs():
                 entry["headers"] = headers
+        budgets: dict[str, Any] = {}
+        for key, line in self.budgets.items():
+            text = line.text().strip()
+            if text:
+                budgets[key] = _number(text)
+        if budgets:
+            entry["budgets"] = budgets
         if self.disabled.isChecked():
             entry["disabled"] = True
         return entry
@@ -261,6 +284,16 @@ class _Anything(dict[str, str]):
 
     def __getitem__(self, key: str) -> str:
         return "set"
+
+
+def _number(text: str) -> Any:
+    """What was typed as JSON would have it: 5 → 5, 2.5 → 2.5, anything else stays text (and is refused)."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    return text
 
 
 def _strings(value: Any) -> dict[str, str]:
