@@ -169,3 +169,66 @@ def test_importing_copies_ticked_entries_with_inputs_answered_and_never_writes_t
     wait_for(qtbot, lambda: names(window) == ["gh", "gh 2"])
     assert json.loads(path.read_text())["mcpServers"]["gh 2"] == {"url": "https://x.test/mcp"}
     assert vscode.read_text() == source_text
+
+
+def test_values_go_to_the_keyring_and_the_file_holds_only_a_reference(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import keyring
+    from keyring.backend import KeyringBackend
+
+    from catalog_inspector.core.config import Variables, parse_entry
+
+    class Memory(KeyringBackend):
+        priority = 1  # type: ignore[assignment]
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.kept: dict[tuple[str, str], str] = {}
+
+        def get_password(self, service: str, username: str) -> str | None:
+            return self.kept.get((service, username))
+
+        def set_password(self, service: str, username: str, password: str) -> None:
+            self.kept[(service, username)] = password
+
+        def delete_password(self, service: str, username: str) -> None:
+            self.kept.pop((service, username), None)
+
+    before = keyring.get_keyring()
+    memory = Memory()
+    keyring.set_keyring(memory)
+    try:
+        path = tmp_path / "servers.json"
+        ConfigStore(path).write({"mcpServers": {}})
+        window = harness.window([])
+        follow_config(path, window.runtime, window)
+        dialog = window.add_server()
+        assert dialog is not None and dialog.keep_secret.isChecked() and "keyring" in dialog.secrets_where.text()
+        dialog.name.setText("srv")
+        dialog.command.setText(DEMO[0])
+        dialog.args.setPlainText("\n".join([*DEMO[1:], "--mode", "normal"]))
+        dialog.env.item(0, 0).setText("API_TOKEN")
+        dialog.env.item(0, 1).setText("s3cret-value")
+        dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()
+        wait_for(qtbot, lambda: names(window) == ["srv"])
+        assert "s3cret-value" not in path.read_text()
+        saved = json.loads(path.read_text())["mcpServers"]["srv"]
+        assert saved["env"] == {"API_TOKEN": "${keyring:srv/env/API_TOKEN}"}
+        assert parse_entry("srv", saved, Variables(environ={})).env == {"API_TOKEN": "s3cret-value"}
+        assert window.runtime.supervisors[0].spec.env == {"API_TOKEN": "s3cret-value"}, "the server gets the value"
+    finally:
+        keyring.set_keyring(before)
+
+
+def test_without_a_keyring_the_dialog_says_where_values_are_stored(qtbot) -> None:  # type: ignore[no-untyped-def]
+    import keyring
+    from keyring.backends import fail
+
+    before = keyring.get_keyring()
+    keyring.set_keyring(fail.Keyring())
+    try:
+        dialog = ServerDialog(None, "srv", {"command": "srv", "env": {"K": "v"}})
+        qtbot.addWidget(dialog)
+        assert not dialog.keep_secret.isEnabled() and "stored in the configuration file" in dialog.secrets_where.text()
+        assert dialog.result_entry(store_secrets=True)["env"] == {"K": "v"}
+    finally:
+        keyring.set_keyring(before)

@@ -11,7 +11,8 @@ Shapes read (all end up as `{name: entry}` in our `mcpServers` shape):
 Variables, expanded when a server is started, never written back:
 `${VAR}`, `${VAR:-default}`, `${env:VAR}`, `${userHome}`, `${workspaceFolder}`
 (the folder holding the file's `.vscode`, else the file's folder) and
-`${input:ID}`, whose value the caller supplies (VS Code asks the user; so do we).
+`${input:ID}`, whose value the caller supplies (VS Code asks the user; so do we),
+and `${keyring:PATH}`, a value this app keeps in the system keyring (`core.secrets`).
 """
 
 from __future__ import annotations
@@ -129,8 +130,9 @@ def expand(
     *,
     inputs: Mapping[str, str] | None = None,
     workspace: Path | None = None,
+    secrets: Callable[[str], str | None] | None = None,
 ) -> str:
-    """`text` with its `${…}` variables replaced.
+    """`text` with its `${…}` variables replaced (`${keyring:PATH}` through `secrets`).
 
     Raises:
         VariableError: naming the variable (never a value).
@@ -140,6 +142,11 @@ def expand(
         body = match.group(1)
         if body.startswith("env:"):
             return _env(body[4:], environ, None)
+        if body.startswith("keyring:"):
+            stored = secrets(body[8:]) if secrets is not None else None
+            if stored is None:
+                raise VariableError(f"${{{body}}} is not in the system keyring")
+            return stored
         if body.startswith("input:"):
             key = body[6:]
             if inputs is None or key not in inputs:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -21,6 +21,7 @@ import json5
 from catalog_inspector.core.client_configs import ShapeError, VariableError, expand, servers_of, workspace_of
 from catalog_inspector.core.launch import python_module_command
 from catalog_inspector.core.redact import redacted_args, redacted_url
+from catalog_inspector.core.secrets import read_secret
 
 __all__ = [
     "BUDGET_KEYS",
@@ -162,10 +163,11 @@ class Variables:
     environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
     inputs: Mapping[str, str] | None = None
     workspace: Path | None = None
+    secrets: Callable[[str], str | None] | None = read_secret
 
     def __call__(self, text: str, where: str) -> str:
         try:
-            return expand(text, self.environ, inputs=self.inputs, workspace=self.workspace)
+            return expand(text, self.environ, inputs=self.inputs, workspace=self.workspace, secrets=self.secrets)
         except VariableError as exc:
             raise ConfigError(f"{where}: {exc}") from exc
 

@@ -412,7 +412,13 @@ class MainWindow(QMainWindow):
         return dialog
 
     def _on_server_dialog_saved(self, dialog: ServerDialog, old_name: str | None) -> None:
-        name, entry = dialog.result_name(), dialog.result_entry()
+        name = dialog.result_name()
+        try:
+            entry = dialog.result_entry(store_secrets=True)
+        except Exception as exc:  # the keyring backend's own errors: nothing is saved
+            self.statusBar().showMessage(visible(f"The keyring refused a value; nothing was saved: {exc}", 500), 8000)
+            dialog.deleteLater()
+            return
         if self._save(lambda store: store.put(name, entry, replacing=old_name)):
             self.select_server(name)
         dialog.deleteLater()

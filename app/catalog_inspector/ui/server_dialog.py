@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from catalog_inspector.core.config import BUDGET_KEYS, ConfigError, Limits, Variables, parse_entry
+from catalog_inspector.core.secrets import keyring_status, reference, store_secret
 from catalog_inspector.ui.widgets.labels import plain_label
 
 __all__ = ["ServerDialog"]
@@ -148,6 +149,17 @@ class ServerDialog(QDialog):
             line.setToolTip(f"{key}: empty for the app's default ({getattr(defaults, field):g})")
             budget_layout.addWidget(line)
             self.budgets[key] = line
+        available, where = keyring_status()
+        self.keep_secret = QCheckBox("Keep values in the system keyring", self)
+        self.keep_secret.setObjectName("serverUseKeyring")
+        self.keep_secret.setEnabled(available)
+        self.keep_secret.setChecked(available)
+        self.secrets_where = plain_label("serverSecretsWhere", self)
+        self.secrets_where.setText(
+            f"Values are kept in {where}; the file holds only a reference."
+            if available
+            else f"Values are stored in the configuration file as typed: {where}."
+        )
         self.disabled = QCheckBox("Disabled (listed, not started on its own)", self)
         self.disabled.setObjectName("serverDisabled")
         self.disabled.setChecked(self._original.get("disabled") is True)
@@ -172,6 +184,8 @@ class ServerDialog(QDialog):
             if field in self.errors:
                 form.addRow("", self.errors[field])
         form.addRow("", self.reveal)
+        form.addRow("", self.keep_secret)
+        form.addRow("", self.secrets_where)
         form.addRow("", self.disabled)
         self.summary = plain_label("serverDialogSummary", self)
         layout.addWidget(self.summary)
@@ -205,8 +219,15 @@ class ServerDialog(QDialog):
     def result_name(self) -> str:
         return self.name.text().strip()
 
-    def result_entry(self) -> dict[str, Any]:
-        """The entry as it will be saved: the shown fields, plus every key the dialog does not show."""
+    def result_entry(self, store_secrets: bool = False) -> dict[str, Any]:
+        """The entry as it will be saved: the shown fields, plus every key the dialog does not show.
+
+        `store_secrets` (on Save, with the keyring box ticked): env and header values go to
+        the keyring and the entry holds `${keyring:…}` references instead.
+
+        Raises:
+            keyring.errors.KeyringError: the keyring refused a value (with `store_secrets`).
+        """
         entry = {key: value for key, value in self._original.items() if key not in SHOWN_KEYS}
         kind = self.transport.currentData()
         if kind == "stdio":
@@ -217,12 +238,12 @@ class ServerDialog(QDialog):
             if self.cwd.text().strip():
                 entry["cwd"] = self.cwd.text().strip()
             if env := self.env.pairs():
-                entry["env"] = env
+                entry["env"] = self._kept("env", env, store_secrets)
         else:
             entry["type"] = kind
             entry["url"] = self.url.text().strip()
             if headers := self.headers.pairs():
-                entry["headers"] = headers
+                entry["headers"] = self._kept("headers", headers, store_secrets)
         budgets: dict[str, Any] = {}
         for key, line in self.budgets.items():
             text = line.text().strip()
@@ -233,6 +254,18 @@ class ServerDialog(QDialog):
         if self.disabled.isChecked():
             entry["disabled"] = True
         return entry
+
+    def _kept(self, kind: str, pairs: dict[str, str], store: bool) -> dict[str, str]:
+        if not store or not self.keep_secret.isChecked():
+            return pairs
+        kept = {}
+        for key, value in pairs.items():
+            if value.startswith("${") and value.endswith("}"):
+                kept[key] = value  # already a reference or a variable
+                continue
+            store_secret(f"{self.result_name()}/{kind}/{key}", value)
+            kept[key] = reference(self.result_name(), kind, key)
+        return kept
 
     def problem(self) -> tuple[str, str] | None:
         """The first thing wrong, as (field, message), or None when the entry can be saved."""
@@ -283,6 +316,9 @@ class _Anything(dict[str, str]):
         return True
 
     def __getitem__(self, key: str) -> str:
+        return "set"
+
+    def get(self, key: str, default: Any = None) -> str:
         return "set"
 
 
