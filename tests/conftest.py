@@ -1,6 +1,7 @@
 import asyncio
 import gc
 import os
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,9 +20,14 @@ def qloop(qapp: Any) -> Iterator[Any]:
     """A qasync loop over pytest-qt's QApplication: runtime tasks run while qtbot waits spin Qt."""
     import qasync
 
+    from catalog_inspector.ui.loop import adopt_asyncgen_hooks
+
     loop = qasync.QEventLoop(qapp, already_running=True)
     asyncio.set_event_loop(loop)
+    hooks = sys.get_asyncgen_hooks()
+    adopt_asyncgen_hooks(loop)  # as the app does
     yield loop
+    sys.set_asyncgen_hooks(*hooks)
     asyncio.events._set_running_loop(None)  # the loop never ran run_forever; undo already_running
     asyncio.set_event_loop(None)  # let it go with this test: what its tasks held is collected now, not later
 

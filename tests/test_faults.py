@@ -12,7 +12,7 @@ layer, or a few lines of Python on stdio) and checks what the user is promised:
   the same run;
 - nothing left running (stdio servers write their pids to `--pidfile`).
 
-`FAULT_FIGURES=FILE` appends one JSON line of figures per case (`make faults`).
+`FAULT_FIGURES=FILE` appends one JSON line of figures per case.
 """
 
 from __future__ import annotations
@@ -103,7 +103,9 @@ CASES: dict[str, Case] = {
     "http-redirect-away": Case("http redirect", "connection", 0, TIMEOUT),
     "http-hang-on-page-1": Case("http-demo hang", "timeout", 1, 2 * TIMEOUT),
     # legacy SSE
-    "sse-no-endpoint": Case("http sse-no-endpoint", "timeout", None, 5.0, ("--sse", "--deadline", "5")),
+    "sse-no-endpoint": Case(
+        "http sse-no-endpoint --end-on-disconnect", "timeout", None, 5.0, ("--sse", "--deadline", "5")
+    ),
     "sse-2-mib-page": Case("sse-demo huge --huge-mb 2", None, None, 2 * TIMEOUT, ("--sse",)),
     "sse-20-mb-page": Case("sse-demo huge --huge-mb 20", "size_limit", 1, 2 * TIMEOUT, ("--sse",)),
 }

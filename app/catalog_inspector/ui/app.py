@@ -188,6 +188,7 @@ def run_app(argv: list[str]) -> int:
     from catalog_inspector.core.paths import APP_NAME, cache_dir, calls_dir, consent_file, history_dir, user_config_file
     from catalog_inspector.core.processes import ProcessRegistry
     from catalog_inspector.runtime import Offload, Runtime
+    from catalog_inspector.ui.loop import adopt_asyncgen_hooks
     from catalog_inspector.ui.main_window import MainWindow
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
@@ -209,6 +210,7 @@ def run_app(argv: list[str]) -> int:
         notice = (notice + "\n" if notice else "") + f"Stopped {len(swept)} server process(es) left by an earlier run."
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
+    adopt_asyncgen_hooks(loop)
     settings = QSettings(APP_NAME, "app")
     history = History(history_dir(), keep_setting(settings.value("history/keep"), DEFAULT_KEEP))
     consent = LaunchConsent(consent_file())
@@ -226,6 +228,7 @@ def run_app(argv: list[str]) -> int:
     try:
         with loop:
             loop.run_until_complete(closed)
+            loop.run_until_complete(loop.shutdown_asyncgens())
     finally:
         del keep
         registry.kill_all()
