@@ -86,3 +86,16 @@ def test_a_stale_catalog_offers_a_refresh(present, qtbot) -> None:  # type: igno
     qtbot.waitUntil(lambda: presenter.supervisor.state is ServerState.STALE, timeout=20_000)
     banner = presenter.banner()
     assert banner.kind == "stale" and banner.button == "Refresh" and "changed since this catalog was taken" in banner.text
+
+
+def test_server_details_name_the_variables_a_server_gets_never_their_values(present) -> None:  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    spec = replace(demo_spec("normal", name="env"), env={"API_TOKEN": "s3cret", "PATH": "/opt/bin"})
+    text = present(spec).server_text()
+    assert "Environment configured (values not shown): API_TOKEN, PATH" in text
+    passed = next(line for line in text.splitlines() if line.startswith("Environment passed on:"))
+    assert "HOME" in passed and "PATH" not in passed, "a configured variable replaces the one passed on"
+    assert "s3cret" not in text and "/opt/bin" not in text
+    remote = ServerSpec(name="r", transport="http", url="https://x.test/mcp", headers={"Authorization": "Bearer t"})
+    assert "Headers sent (values not shown): Authorization" in present(remote).server_text()

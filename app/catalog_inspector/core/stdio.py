@@ -37,7 +37,14 @@ from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error
 from catalog_inspector.core.meter import ResponseSizes
 from catalog_inspector.core.processes import ServerTree, adopt_orphans, reap
 
-__all__ = ["Faults", "Goodbye", "ServerLog", "bounded_stdio_client"]
+__all__ = ["Faults", "Goodbye", "ServerLog", "bounded_stdio_client", "environment_names"]
+
+
+def environment_names(spec: ServerSpec) -> tuple[list[str], list[str]]:
+    """The variables a stdio server starts with: those passed on from ours (the SDK's small
+    allowlist, where set) and those its entry configures. Names only: values may be secrets."""
+    inherited = sorted(name for name in get_default_environment() if name not in spec.env)
+    return inherited, sorted(spec.env)
 
 EXIT_GRACE = 1.0  # seconds for the server to exit on its own after stdin closes
 TERM_GRACE = 1.0  # seconds after SIGTERM before SIGKILL

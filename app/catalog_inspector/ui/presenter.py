@@ -21,6 +21,7 @@ from catalog_inspector.core.errors import ErrorInfo, ErrorKind, stderr_lines
 from catalog_inspector.core.history import Entry
 from catalog_inspector.core.lists import LIST_KINDS
 from catalog_inspector.core.snapshot import PageRecord, Snapshot
+from catalog_inspector.core.stdio import environment_names
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import ServerState, ServerSupervisor
 from catalog_inspector.runtime.tracker import DriftTracker
@@ -283,6 +284,12 @@ class ServerPresenter(QObject):
         current = self.supervisor
         accepted = current.accepted
         lines = [f"Configured as: {visible(current.spec.describe())}"]
+        if current.spec.transport == "stdio":
+            inherited, configured = environment_names(current.spec)
+            lines.append(f"Environment passed on: {', '.join(inherited) or 'none'}")
+            lines.append(f"Environment configured (values not shown): {visible(', '.join(configured) or 'none')}")
+        elif current.spec.headers:
+            lines.append(f"Headers sent (values not shown): {visible(', '.join(sorted(current.spec.headers)))}")
         if accepted is None:
             return "\n".join([*lines, "", "No catalog accepted yet."])
         server = accepted.server
