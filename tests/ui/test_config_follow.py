@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtWidgets import QLabel, QListView
+from PySide6.QtWidgets import QDialogButtonBox, QLabel, QListView, QWidget
 
 from catalog_inspector.core.config import load_config
 from catalog_inspector.core.config_store import ConfigStore
@@ -27,7 +27,9 @@ def rows(window) -> list[str]:  # type: ignore[no-untyped-def]
 def test_edits_to_the_file_reach_the_sidebar_and_the_sessions(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "servers.json"
     store = ConfigStore(path)
-    store.write({"mcpServers": {"keep": entry("normal", tmp_path / "keep"), "drop": entry("normal", tmp_path / "drop")}})
+    store.write(
+        {"mcpServers": {"keep": entry("normal", tmp_path / "keep"), "drop": entry("normal", tmp_path / "drop")}}
+    )
     window = harness.window(load_config(path).specs)
     watcher = follow_config(path, window.runtime, window)
     keep, drop = window.runtime.supervisors
@@ -40,9 +42,13 @@ def test_edits_to_the_file_reach_the_sidebar_and_the_sessions(harness: Harness, 
         store.remove("drop")
         store.put("new", entry("single", tmp_path / "new"))
     wait_for(qtbot, lambda: rows(window) == ["keep", "new"])
-    assert window.runtime.supervisors[0] is keep and keep.state is ServerState.READY, "an unchanged entry keeps its session"
+    assert window.runtime.supervisors[0] is keep and keep.state is ServerState.READY, (
+        "an unchanged entry keeps its session"
+    )
     harness.assert_gone(dropped)  # the event loop runs meanwhile: the removed server's session closes
-    assert window.current is not None and window.current.spec.name == "keep", "the selection moved off the removed server"
+    assert window.current is not None and window.current.spec.name == "keep", (
+        "the selection moved off the removed server"
+    )
 
     with qtbot.waitSignal(watcher.changed, timeout=10_000):
         store.put("keep", entry("empty", tmp_path / "keep2"))  # changed: a new session for the new command
@@ -57,6 +63,40 @@ def test_edits_to_the_file_reach_the_sidebar_and_the_sessions(harness: Harness, 
     assert rows(window) == ["keep", "new"], "a broken file leaves the servers shown"
 
     with qtbot.waitSignal(watcher.changed, timeout=10_000):
-        path.write_text(json.dumps({"mcpServers": {"new": entry("single", tmp_path / "new"), "ws": {"type": "websocket", "url": "wss://x"}}}))
-    wait_for(qtbot, lambda: rows(window) == ["new"])
+        path.write_text(
+            json.dumps(
+                {
+                    "mcpServers": {
+                        "new": entry("single", tmp_path / "new"),
+                        "ws": {"type": "websocket", "url": "wss://x"},
+                    }
+                }
+            )
+        )
+    wait_for(qtbot, lambda: rows(window) == ["new", "ws"])  # the bad entry has a row of its own
     assert "type 'websocket' is not supported" in notice.text()
+
+
+def test_a_bad_entry_has_its_own_row_with_its_reason_and_a_way_to_fix_it(
+    harness: Harness, qtbot, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QPushButton
+
+    path = tmp_path / "servers.json"
+    ConfigStore(path).write(
+        {"mcpServers": {"good": entry("normal", tmp_path / "g"), "ws": {"type": "websocket", "url": "wss://x"}}}
+    )
+    window = harness.window(load_config(path).specs)
+    follow_config(path, window.runtime, window)
+    wait_for(qtbot, lambda: rows(window) == ["good", "ws"])
+    assert window.select_server("ws")
+    assert window.banner.state == "entry" and "type 'websocket' is not supported" in window.banner.label.text()
+    assert window.title.text() == "ws" and not window.refresh_button.isEnabled()
+    window.findChild(QPushButton, "retryButton").click()  # "Edit…"
+    dialog = window.findChild(QWidget, "serverDialog")
+    assert dialog is not None and dialog.name.text() == "ws"
+    dialog.transport.setCurrentIndex(dialog.transport.findData("http"))
+    dialog.url.setText("https://x.test/mcp")
+    dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()
+    wait_for(qtbot, lambda: rows(window) == ["good", "ws"] and window.runtime.supervisor("ws") is not None)
+    assert window.runtime.problems == []

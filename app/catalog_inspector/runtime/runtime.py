@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from catalog_inspector.core.call_store import CallStore
-from catalog_inspector.core.config import Limits, ServerSpec
+from catalog_inspector.core.config import EntryProblem, Limits, ServerSpec
 from catalog_inspector.core.consent import LaunchConsent
 from catalog_inspector.core.files import write_text_safely
 from catalog_inspector.core.history import History
@@ -41,6 +41,7 @@ class Runtime(QObject):
         tracker: the history of accepted catalogs, their drift and approvals.
         calls: validation, lint, history and argument sets of test calls.
         consent: the local commands the user agreed to run (None: no question asked).
+        problems: the config's entries that could not be used, shown in the sidebar with why.
 
     Signals:
         shutdown_finished(): every session is closed and no server process remains.
@@ -61,6 +62,7 @@ class Runtime(QObject):
         history: History | None = None,
         call_store: CallStore | None = None,
         consent: LaunchConsent | None = None,
+        problems: list[EntryProblem] | None = None,
     ) -> None:
         super().__init__()
         self.offload = offload if offload is not None else Offload()
@@ -69,6 +71,7 @@ class Runtime(QObject):
         self.registry = registry
         self.limits = limits
         self.consent = consent
+        self.problems = list(problems or [])
         self.collector = Collector(self)
         self.tracker = DriftTracker([], self.offload, history)
         self.calls = CallDesk([], self.offload, call_store)
@@ -86,7 +89,7 @@ class Runtime(QObject):
         self.calls.follow(supervisor)
         return supervisor
 
-    def apply(self, specs: list[ServerSpec]) -> None:
+    def apply(self, specs: list[ServerSpec], problems: list[EntryProblem] | None = None) -> None:
         """Follow a new configuration without a restart.
 
         A server whose entry is unchanged keeps its supervisor, session and
@@ -96,8 +99,10 @@ class Runtime(QObject):
         """
         if self._shutdown is not None:
             return
-        if [s.spec for s in self.supervisors] == list(specs):
+        problems = list(problems or [])
+        if [s.spec for s in self.supervisors] == list(specs) and problems == self.problems:
             return  # e.g. the file was saved unchanged
+        self.problems = problems
         current = {s.spec.name: s for s in self.supervisors}
         kept: list[ServerSupervisor] = []
         for spec in specs:

@@ -110,7 +110,7 @@ def follow_config(path: Path, runtime: Runtime, window: MainWindow) -> ConfigWat
         except ConfigError as exc:
             window.set_notice(f"Configuration not reloaded (the servers shown stay): {exc}")
             return
-        runtime.apply(loaded.specs)
+        runtime.apply(loaded.specs, loaded.problems)
         window.set_notice(problems_notice(path, loaded))
 
     watcher = ConfigWatcher(path, window)
@@ -118,6 +118,7 @@ def follow_config(path: Path, runtime: Runtime, window: MainWindow) -> ConfigWat
     others = {location.path.resolve() for location in known_locations()}
     if path.resolve() not in others:  # another client's file is read, never written
         window.manage_config(ConfigStore(path), reload)
+    reload()  # the entries that could not be used get their rows in the sidebar
     return watcher
 
 

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.config import ConfigError
+from catalog_inspector.core.config import ConfigError, EntryProblem
 from catalog_inspector.core.config_store import ConfigStore
 from catalog_inspector.core.history import Entry
 from catalog_inspector.core.lint import lint_words
@@ -39,7 +39,7 @@ from catalog_inspector.runtime.tracker import Comparison
 from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.import_dialog import ImportDialog
 from catalog_inspector.ui.models.server_list import ServerListModel
-from catalog_inspector.ui.presenter import ServerPresenter
+from catalog_inspector.ui.presenter import Banner, ServerPresenter
 from catalog_inspector.ui.server_dialog import ServerDialog
 from catalog_inspector.ui.widgets.call_panel import CallPanel
 from catalog_inspector.ui.widgets.checks_pane import ChecksPane
@@ -91,6 +91,7 @@ class MainWindow(QMainWindow):
         self.presenters = {s.spec.name: ServerPresenter(s, self, runtime.tracker) for s in runtime.supervisors}
         self._presenter: ServerPresenter | None = None
         self._store: ConfigStore | None = None
+        self._problem: EntryProblem | None = None  # the selected row is an entry that could not be used
         self._reload: Callable[[], None] | None = None
         self._shutting_down = False
         self.finished = False
@@ -297,10 +298,29 @@ class MainWindow(QMainWindow):
         indexes = selected.indexes()
         if not indexes:
             return
-        supervisor = self.servers.supervisor_at(indexes[0].row())
+        row = indexes[0].row()
+        supervisor = self.servers.supervisor_at(row)
+        if supervisor is None:
+            problem = self.servers.problem_at(row)
+            if problem is not None:
+                self._show_problem(problem)
+            return
         self._bind(self.presenters[supervisor.spec.name])
         self.settings.setValue("lastServer", supervisor.spec.name)
         supervisor.ensure_started()
+
+    def _show_problem(self, problem: EntryProblem) -> None:
+        """An entry that could not be used: its reason, and the way to fix it."""
+        self._unbind()
+        self._problem = problem
+        self.title.setText(visible(problem.name, 120))
+        self.catalog_label.setText("Not loaded from the configuration: nothing was started.")
+        self.refresh_button.setEnabled(False)
+        self.cancel_button.setEnabled(False)
+        fixable = self._entry(problem.name) is not None
+        text = f"This entry cannot be used: {visible(problem.message, 1000)}"
+        self.banner.show_banner(Banner("entry", text, "Edit…" if fixable else "", fixable))
+        self._update_server_actions()
 
     def _on_runtime_servers_changed(self) -> None:
         """The configuration changed: presenters follow the supervisors; the selection stays where it can."""
@@ -325,6 +345,7 @@ class MainWindow(QMainWindow):
             self.cancel_button.setEnabled(False)
 
     def _unbind(self) -> None:
+        self._problem = None
         old = self._presenter
         if old is not None:
             for name in _PRESENTER_SIGNALS:
@@ -347,10 +368,16 @@ class MainWindow(QMainWindow):
             return None
         return entry if isinstance(entry, dict) else None
 
+    def _selected_name(self) -> str | None:
+        if self._problem is not None:
+            return self._problem.name
+        current = self.current
+        return current.spec.name if current is not None else None
+
     def _update_server_actions(self) -> None:
         has_file = getattr(self, "_store", None) is not None
-        current = self.current
-        in_file = has_file and current is not None and self._entry(current.spec.name) is not None
+        name = self._selected_name() if hasattr(self, "_problem") else None
+        in_file = has_file and name is not None and self._entry(name) is not None
         self.server_actions["add"].setEnabled(has_file)
         self.server_actions["import"].setEnabled(has_file)
         for key in ("edit", "duplicate", "disable", "remove"):
@@ -401,11 +428,10 @@ class MainWindow(QMainWindow):
         dialog.deleteLater()
 
     def edit_server(self) -> ServerDialog | None:
-        current = self.current
-        entry = self._entry(current.spec.name) if current is not None else None
-        if current is None or entry is None:
+        name = self._selected_name()
+        entry = self._entry(name) if name is not None else None
+        if name is None or entry is None:
             return None
-        name = current.spec.name
         dialog = ServerDialog(self, name, entry, taken=self._names() - {name})
         dialog.accepted.connect(lambda: self._on_server_dialog_saved(dialog, name))
         dialog.open()
@@ -439,10 +465,9 @@ class MainWindow(QMainWindow):
 
     def remove_server(self) -> QMessageBox | None:
         """Ask, then remove the selected server from the config file (returns the open question)."""
-        current = self.current
-        if current is None or self._entry(current.spec.name) is None:
+        name = self._selected_name()
+        if name is None or self._entry(name) is None:
             return None
-        name = current.spec.name
         box = QMessageBox(QMessageBox.Icon.Question, "Remove server", "", parent=self)
         box.setObjectName("removeServerQuestion")
         box.setTextFormat(Qt.TextFormat.PlainText)
@@ -552,6 +577,9 @@ class MainWindow(QMainWindow):
             self.tabs.setCurrentWidget(self.call_panel)
 
     def _on_banner_retry_clicked(self) -> None:
+        if self.banner.state == "entry":
+            self.edit_server()
+            return
         if self.banner.state == "drift":
             self.tabs.setCurrentWidget(self.drift_pane)
             return

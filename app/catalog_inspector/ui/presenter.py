@@ -31,7 +31,7 @@ __all__ = ["Banner", "ServerPresenter", "Walk", "describe_failure", "server_word
 MESSAGE_LIMIT = 600
 STDERR_WIDTH = 200
 
-BannerKind = Literal["none", "failure", "stale", "lost", "drift", "consent"]
+BannerKind = Literal["none", "failure", "stale", "lost", "drift", "consent", "entry"]
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
+from catalog_inspector.core.config import EntryProblem
 from catalog_inspector.core.diff import Severity
 from catalog_inspector.core.drift import DriftReport
 from catalog_inspector.core.text import visible
@@ -65,6 +66,7 @@ class ServerListModel(QAbstractListModel):
         super().__init__(parent)
         self._runtime = runtime
         self._supervisors = list(runtime.supervisors)
+        self._problems = list(runtime.problems)  # rows after the servers: entries that could not be used
         self._tracker = runtime.tracker
         for supervisor in self._supervisors:
             # A bound method: Qt drops the connection when this model is deleted.
@@ -82,6 +84,7 @@ class ServerListModel(QAbstractListModel):
             if supervisor not in self._supervisors:
                 supervisor.state_changed.connect(self._on_supervisor_state_changed)
         self._supervisors = list(self._runtime.supervisors)
+        self._problems = list(self._runtime.problems)
         self.endResetModel()
 
     def _on_tracker_report_ready(self, name: str) -> None:
@@ -99,17 +102,38 @@ class ServerListModel(QAbstractListModel):
             index = self.index(row)
             self.dataChanged.emit(index, index)
 
-    def supervisor_at(self, row: int) -> ServerSupervisor:
-        return self._supervisors[row]
+    def supervisor_at(self, row: int) -> ServerSupervisor | None:
+        return self._supervisors[row] if 0 <= row < len(self._supervisors) else None
+
+    def problem_at(self, row: int) -> EntryProblem | None:
+        at = row - len(self._supervisors)
+        return self._problems[at] if 0 <= at < len(self._problems) else None
 
     def row_of(self, name: str) -> int | None:
-        return next((row for row, s in enumerate(self._supervisors) if s.spec.name == name), None)
+        names = [s.spec.name for s in self._supervisors] + [p.name for p in self._problems]
+        return next((row for row, known in enumerate(names) if known == name), None)
+
+    def _problem_data(self, problem: EntryProblem, role: int) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole:
+            return f"{visible(problem.name, 80)}\nnot loaded: fix this entry"
+        if role == Qt.ItemDataRole.DecorationRole:
+            return QColor(STATE_COLORS[ServerState.FAILED])
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return tooltip(problem.message)
+        if role == Role.KEY:
+            return problem.name
+        return None
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._supervisors)
+        return 0 if parent.isValid() else len(self._supervisors) + len(self._problems)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._supervisors):
+        if not index.isValid():
+            return None
+        problem = self.problem_at(index.row())
+        if problem is not None:
+            return self._problem_data(problem, role)
+        if not 0 <= index.row() < len(self._supervisors):
             return None
         supervisor = self._supervisors[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:

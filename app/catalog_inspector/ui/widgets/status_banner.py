@@ -9,7 +9,7 @@ from catalog_inspector.ui.presenter import Banner
 
 __all__ = ["StatusBanner"]
 
-COLORS = {"failure": "#fdecea", "lost": "#fdecea", "stale": "#fff8e1", "drift": "#e8f0fe", "consent": "#fff8e1"}
+COLORS = {"failure": "#fdecea", "lost": "#fdecea", "stale": "#fff8e1", "drift": "#e8f0fe", "consent": "#fff8e1", "entry": "#fdecea"}
 
 
 class StatusBanner(QFrame):
