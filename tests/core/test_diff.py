@@ -273,3 +273,74 @@ def test_list_diff_json_lists_keys_by_the_lists_own_key_field() -> None:
     result = ListDiff("resource_templates", added=({"uriTemplate": "a/{x}", "name": "n"},))
     assert result.to_json()["added"] == ["a/{x}"]
     assert CatalogDiff({"resource_templates": result}).to_json()["resource_templates"]["added"] == ["a/{x}"]
+
+
+# --- how each kind of value is walked ------------------------------------------------------------
+
+
+def test_a_property_named_like_a_keyword_is_still_walked_as_a_schema() -> None:
+    change = input_change(obj({"enum": {"type": "string"}}), obj({"enum": {"type": "integer"}}))
+    assert change.pointer == "/properties/enum/type"
+
+
+def test_the_branches_of_a_schema_under_a_single_schema_keyword_are_walked_index_by_index() -> None:
+    def schema(second: str) -> dict[str, Any]:
+        return obj({}, additionalProperties={"anyOf": [{"type": "string"}, {"type": second}]})
+
+    assert input_change(schema("integer"), schema("boolean")).pointer == "/additionalProperties/anyOf/1/type"
+
+
+def test_defaults_and_consts_are_compared_whole_even_when_they_are_objects() -> None:
+    root = input_change({"type": "object", "default": {"a": 1}}, {"type": "object", "default": {"a": 2}})
+    assert (root.pointer, root.op, root.old, root.new) == ("/default", "replace", {"a": 1}, {"a": 2})
+    nested = input_change(obj({"x": {"const": {"a": 1}}}), obj({"x": {"const": {"a": 2}}}))
+    assert nested.pointer == "/properties/x/const"
+
+
+def test_an_unknown_keyword_holding_an_object_is_walked_key_by_key() -> None:
+    change = input_change(obj({"x": {"x-ui": {"widget": "a"}}}), obj({"x": {"x-ui": {"widget": "b"}}}))
+    assert change.pointer == "/properties/x/x-ui/widget"
+
+
+def test_plain_json_is_walked_key_by_key_but_its_arrays_are_replaced_whole_whatever_their_keys() -> None:
+    change = only(tool(_meta={"a": {"anyOf": [1, 2]}}), tool(_meta={"a": {"anyOf": [1, 3]}}))
+    assert (change.pointer, change.old, change.new) == ("/a/anyOf", [1, 2], [1, 3])
+
+
+def test_a_replaced_value_shows_both_sides_in_its_json() -> None:
+    change = only(tool(title="A"), tool(title="B"))
+    assert (change.to_json()["op"], change.to_json()["old"], change.to_json()["new"]) == ("replace", "A", "B")
+
+
+def test_an_item_without_its_key_field_is_matched_under_the_empty_key() -> None:
+    result = diff_list("tools", [{"title": "a"}], [{"title": "b"}])
+    assert [c.key for c in result.changed] == [""]
+    assert diff_list("tools", [], [{"title": "a"}]).to_json()["added"] == [""]
+
+
+def test_items_as_one_schema_has_its_own_branches_walked_index_by_index() -> None:
+    def schema(second: str) -> dict[str, Any]:
+        return obj({"p": {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": second}]}}})
+
+    assert input_change(schema("integer"), schema("null")).pointer == "/properties/p/items/anyOf/1/type"
+
+
+def test_a_branch_inside_a_branch_is_walked_as_a_schema_too() -> None:
+    def schema(last: int) -> dict[str, Any]:
+        return obj({"v": {"anyOf": [{"type": "string"}, {"anyOf": [{"const": 1}, {"const": last}]}]}})
+
+    assert input_change(schema(2), schema(3)).pointer == "/properties/v/anyOf/1/anyOf/1/const"
+
+
+def test_the_elements_of_a_plain_list_are_plain_json_whatever_their_keys() -> None:
+    change = only(
+        tool(icons=[{"src": "a.png", "items": ["x", "y"]}]), tool(icons=[{"src": "a.png", "items": ["x", "z"]}])
+    )
+    assert change.pointer == "/0/items"
+
+
+@pytest.mark.parametrize(("list_name", "field"), [("tools", "arguments"), ("prompts", "_meta")])
+def test_only_a_prompts_arguments_are_walked_index_by_index(list_name: str, field: str) -> None:
+    old = {"name": "p", field: [{"a": 1}, {"a": 2}]}
+    change = only(old, {**old, field: [{"a": 1}, {"a": 3}]}, list_name)
+    assert (change.pointer, change.old, change.new) == ("", [{"a": 1}, {"a": 2}], [{"a": 1}, {"a": 3}])
