@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench mutation screenshot-deps clean bundle
+.PHONY: run test bench mutation screenshot-deps clean bundle conformance
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,7 @@ bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/bench_tree.py
 	$(PY) tests/benchmarks/bench_diff.py
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/bench_drift_ui.py
+	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/bench_startup.py
 
 # Mutation testing (mutmut 3) of the enumerator, the error classifier, the diff engine and its severity
 # rules, against the fast core tests chosen in pyproject.toml's [tool.mutmut]; prints the score per module
@@ -52,6 +53,19 @@ mutation: $(VENV)/.installed-mutation
 				s[m, "survived"], s[m, "no tests"] } }' $(MUTATION_DIR)/results.txt | sort
 	@echo "Not killed:"
 	@grep -v -E ': (killed|timeout|not checked)$$' $(MUTATION_DIR)/results.txt || echo "  none"
+
+# `make conformance`: the MCP conformance suite's client auth scenarios (auth/*) against the CLI.
+# npm installs Node 22 and the suite into .conformance/ the first time (network needed once); not in `make test`.
+# 0.1.16 (npm "latest") fails auth/2025-03-26-oauth-metadata-backcompat against SDK 2.3. SCENARIOS='…' narrows.
+CONF_DIR := .conformance
+CONF_VERSION := 0.2.0-alpha.12
+
+$(CONF_DIR)/.installed-$(CONF_VERSION):
+	npm install --prefix $(CONF_DIR) --no-audit --no-fund node@22 @modelcontextprotocol/conformance@$(CONF_VERSION)
+	touch $@
+
+conformance: $(STAMP) $(CONF_DIR)/.installed-$(CONF_VERSION)
+	CONF_DIR=$(CURDIR)/$(CONF_DIR) tests/conformance/run_auth.sh $(SCENARIOS)
 
 # For running the window on a virtual display (xvfb-run) on Debian.
 screenshot-deps:

@@ -63,6 +63,10 @@ rm -f "dist/$release.tar.gz"
 tar -C build/stage --owner=0 --group=0 -czf "dist/$release.tar.gz" "$release"
 
 end=$(date +%s)
+# The smoke test of what was just built: offscreen, in a throwaway home, the real start-up, a walk of a
+# bundled demo server and a test call judged in the bundle's sandbox worker. A failure fails the build.
+echo "self-test of the bundle:"
+"$stage/$name/$name" --self-test | sed 's/^/    /'
 echo "bundle:  $stage/$name ($(du -sh "$stage/$name" | cut -f1))"
 echo "tarball: dist/$release.tar.gz ($(du -h "dist/$release.tar.gz" | cut -f1))"
 echo "built in $((end - start)) s"

@@ -1,30 +1,19 @@
 #!/usr/bin/env bash
-# Takes resources/screenshot.png: the real window under Xvfb, after a rejected refresh.
-# Needs `make screenshot-deps` (xvfb, imagemagick, xdotool) and the .venv from `make run`.
+# Takes the README's pictures of the real window under Xvfb, with the app's own bundled demo servers:
+#   resources/screenshot.png        a rejected refresh (duplicate name), its failed attempt's timeline
+#   resources/screenshot-drift.png  the Drift tab after the drifting demo server's second walk
+#   resources/screenshot-call.png   the Call tab after a test call whose result breaks its output schema
+# packaging/screenshot_driver.py drives the window through its own methods and waits for its states.
+# Needs `make screenshot-deps` (Xvfb) and the .venv from `make run` or `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-work=$(mktemp -d)
+if ! command -v xvfb-run >/dev/null; then
+  echo "screenshot.sh: xvfb-run not found; run \`make screenshot-deps\` first" >&2
+  exit 1
+fi
+work=$(mktemp -d /tmp/new-user.XXXXXX)  # its name shows in the sidebar's "No configuration at …"
 trap 'rm -rf "$work"' EXIT
-py="$PWD/.venv/bin/python"
-cat > "$work/servers.json" <<JSON
-{"mcpServers": {
-  "demo: duplicate on refresh": {"command": "$py", "args": ["-m", "catalog_inspector.demo", "--mode", "refresh-duplicate", "--state", "$work/dup.json"]},
-  "demo: clean catalog": {"command": "$py", "args": ["-m", "catalog_inspector.demo", "--mode", "normal"]},
-  "demo: drifting catalog": {"command": "$py", "args": ["-m", "catalog_inspector.demo", "--mode", "drift", "--state", "$work/drift.json"]},
-  "demo: flaky backend": {"command": "$py", "args": ["-m", "catalog_inspector.demo", "--mode", "flaky", "--state", "$work/flaky.json"]},
-  "demo: cursor cycle": {"command": "$py", "args": ["-m", "catalog_inspector.demo", "--mode", "cycle"]}
-}}
-JSON
-export XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache"
-xvfb-run -a -s "-screen 0 1440x900x24" bash -c '
-  .venv/bin/mcp-catalog-inspector --config "$0/servers.json" &
-  app=$!
-  sleep 6
-  # No window manager: click the Refresh button itself (top right of the window).
-  xdotool mousemove 1265 46 click 1
-  sleep 4
-  import -window root "$1"
-  kill -TERM $app
-  wait $app
-' "$work" "$PWD/resources/screenshot.png"
-echo "wrote resources/screenshot.png"
+# A new user's directories: no servers.json (so the bundled demo set), no history, no settings.
+export XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" XDG_CACHE_HOME="$work/cache" XDG_STATE_HOME="$work/state"
+unset QT_QPA_PLATFORM WAYLAND_DISPLAY
+xvfb-run -a -s "-screen 0 1600x1000x24" timeout 180 .venv/bin/python packaging/screenshot_driver.py resources

@@ -20,13 +20,15 @@ def qloop(qapp: Any) -> Iterator[Any]:
     """A qasync loop over pytest-qt's QApplication: runtime tasks run while qtbot waits spin Qt."""
     import qasync
 
-    from catalog_inspector.ui.loop import adopt_asyncgen_hooks
+    from catalog_inspector.ui.loop import adopt_asyncgen_hooks, use_thread_pool
 
     loop = qasync.QEventLoop(qapp, already_running=True)
     asyncio.set_event_loop(loop)
     hooks = sys.get_asyncgen_hooks()
     adopt_asyncgen_hooks(loop)  # as the app does
+    pool = use_thread_pool(loop)
     yield loop
+    pool.shutdown(wait=False, cancel_futures=True)
     sys.set_asyncgen_hooks(*hooks)
     asyncio.events._set_running_loop(None)  # the loop never ran run_forever; undo already_running
     asyncio.set_event_loop(None)  # let it go with this test: what its tasks held is collected now, not later

@@ -7,11 +7,14 @@
     mcp-catalog-inspector check --baseline OLD.json [--fail-on LEVEL] [--json] [snapshot options and server]
     mcp-catalog-inspector call TOOL [--args JSON | --args-file FILE] [--send-invalid] [--call-timeout S]
                               [snapshot options and server]
+    mcp-catalog-inspector signout (--url URL | --server NAME [--config FILE])
 
-Exit codes: snapshot 0 complete, 2 usage error, 3 rejected, 4 failed; diff 0 nothing
-at or above `--fail-on` changed, 1 it did, 2 usage; check as diff, or 3/4 as snapshot
-when the walk itself was not accepted; call 0 ok, 1 answered but wrong, 2 usage,
-3 not sent, 4 no answer (`core.call_result.Outcome`; the work is in `cli_call`).
+Exit codes: snapshot 0 complete, 2 usage error, 3 rejected, 4 failed, 5 the server's
+authorization failed (kind `auth`); diff 0 nothing at or above `--fail-on` changed,
+1 it did, 2 usage; check as diff, or 3/4/5 as snapshot when the walk itself was not
+accepted; call 0 ok, 1 answered but wrong, 2 usage, 3 not sent, 4 no answer, 5 no
+authorization (`core.call_result.Outcome`; the work is in `cli_call`); signout 0, 2
+usage, 4 the keyring refused.
 """
 
 from __future__ import annotations
@@ -29,15 +32,42 @@ from typing import Any, TypeVar
 
 import anyio
 
-from catalog_inspector.cli_call import ArgumentsError, CallPlan, load_arguments, walk_and_call, write_report
+from catalog_inspector.cli_call import (
+    ArgumentsError,
+    CallPlan,
+    authorization_failed,
+    load_arguments,
+    walk_and_call,
+    write_report,
+)
 from catalog_inspector.cli_call import summary_line as call_summary_line
 from catalog_inspector.core.call_result import CallReport, Outcome, not_sent
-from catalog_inspector.core.config import ConfigError, Limits, ServerSpec, check_header, limits_for, load_config
+from catalog_inspector.core.config import (
+    ConfigError,
+    Limits,
+    OAuthConfig,
+    ServerSpec,
+    check_client_metadata_url,
+    check_header,
+    limits_for,
+    load_config,
+)
 from catalog_inspector.core.diff import ABSENT, CatalogDiff, Severity, diff_catalogs
 from catalog_inspector.core.drift import catalog_items
-from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error, stderr_lines
+from catalog_inspector.core.errors import (
+    AUTH_STEPS,
+    CatalogError,
+    ErrorKind,
+    auth_step,
+    make_error,
+    stderr_lines,
+    transport_hint,
+)
 from catalog_inspector.core.files import write_text_safely
 from catalog_inspector.core.lists import LIST_KINDS, LIST_NAMES, item_key
+from catalog_inspector.core.oauth import OAuthHooks, oauth_applies, set_default_hooks
+from catalog_inspector.core.oauth_open import OpenMode, default_mode, opener_for
+from catalog_inspector.core.oauth_store import forget
 from catalog_inspector.core.paths import user_config_file
 from catalog_inspector.core.redact import redacted_url
 from catalog_inspector.core.snapshot import FORMAT, PageRecord, Snapshot, failed_snapshot, write_json
@@ -47,7 +77,7 @@ from catalog_inspector.core.worker import SessionWorker
 
 __all__ = ["EXIT_CODES", "main"]
 
-EXIT_CODES = {"complete": 0, "drift": 1, "usage": 2, "rejected": 3, "failed": 4}
+EXIT_CODES = {"complete": 0, "drift": 1, "usage": 2, "rejected": 3, "failed": 4, "auth": 5}
 MESSAGE_LIMIT = 2000
 VALUE_LIMIT = 160  # characters of an old or new value in the text report
 FAIL_ON = {"any": Severity.INFO, "warning": Severity.WARNING, "breaking": Severity.BREAKING}
@@ -91,8 +121,86 @@ def _add_walk_options(command: argparse.ArgumentParser, remainder: bool = True) 
     command.add_argument("--timeout", type=_positive(float), help=f"seconds per request (default {defaults.request_timeout:g})")
     command.add_argument("--deadline", type=_positive(float), help=f"seconds for everything (default {defaults.deadline:g})")
     command.add_argument("--out", type=Path, help="write the snapshot JSON here instead of stdout")
+    _add_oauth_options(command)
     if remainder:
         command.add_argument("stdio", nargs=argparse.REMAINDER, help="-- COMMAND [ARG...] for a stdio server")
+
+
+def _add_oauth_options(command: argparse.ArgumentParser) -> None:
+    """How to sign in to an HTTP server that asks for OAuth (the flags override the entry's "oauth" object)."""
+    oauth = command.add_argument_group("OAuth (HTTP servers that ask for a sign-in)")
+    oauth.add_argument(
+        "--oauth-open",
+        choices=[str(mode) for mode in OpenMode],
+        help=f"how to show the sign-in: browser, print the URL on stderr, or fetch it (default here: {default_mode()})",
+    )
+    oauth.add_argument("--oauth-client-id", metavar="ID", help="a client registered with the authorization server")
+    oauth.add_argument("--oauth-client-secret", metavar="SECRET", help="that client's secret")
+    oauth.add_argument("--oauth-scope", metavar="SCOPES", help="the scopes to ask for (space-separated)")
+    oauth.add_argument(
+        "--oauth-client-metadata-url", metavar="URL", help="this client's metadata document (CIMD), an https URL"
+    )
+    oauth.add_argument(
+        "--oauth-redirect-port", type=_port, metavar="PORT", help="a fixed loopback port for the redirect"
+    )
+    oauth.add_argument(
+        "--no-store", action="store_true", help="keep the sign-in for this run only, not in the keyring"
+    )
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from exc
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"not a port number (1 to 65535): {text!r}")
+    return value
+
+
+OAUTH_FLAGS = {  # flag → OAuthConfig field
+    "oauth_client_id": "client_id",
+    "oauth_client_secret": "client_secret",
+    "oauth_scope": "scope",
+    "oauth_client_metadata_url": "client_metadata_url",
+    "oauth_redirect_port": "redirect_port",
+}
+
+
+def _with_oauth(spec: ServerSpec, args: argparse.Namespace) -> ServerSpec:
+    """`spec` with the OAuth flags given laid over its entry's "oauth" object."""
+    given = {field: getattr(args, flag) for flag, field in OAUTH_FLAGS.items() if getattr(args, flag) is not None}
+    if not given and args.oauth_open is None:
+        return spec
+    if spec.transport == "stdio":
+        raise UsageError("the --oauth-… options go with an HTTP server (--url, or a configured http or sse server)")
+    if not oauth_applies(spec):
+        raise UsageError("the server's headers bring their own Authorization: the --oauth-… options would go unused")
+    if not given:
+        return spec
+    if "client_metadata_url" in given:
+        try:
+            check_client_metadata_url(given["client_metadata_url"], "--oauth-client-metadata-url")
+        except ConfigError as exc:
+            raise UsageError(str(exc)) from exc
+    merged = replace(spec.oauth or OAuthConfig(), **given)
+    if merged.client_secret is not None and merged.client_id is None:
+        raise UsageError("--oauth-client-secret goes with --oauth-client-id")
+    return replace(spec, oauth=merged)
+
+
+def _use_oauth_hooks(args: argparse.Namespace) -> None:
+    """Sign-ins in this run: shown as --oauth-open says, kept unless --no-store, notices said once on stderr."""
+    said: set[tuple[str, str]] = set()
+
+    def notice(server: str, words: str) -> None:
+        if (server, words) not in said:
+            said.add((server, words))
+            print(f"mcp-catalog-inspector: {visible(server, 200)}: {visible(words, MESSAGE_LIMIT)}", file=sys.stderr)
+
+    mode = OpenMode(args.oauth_open) if args.oauth_open is not None else default_mode()
+    store = "memory" if args.no_store else "keyring"
+    set_default_hooks(OAuthHooks(opener=opener_for(mode), store=store, on_notice=notice))
 
 
 def _add_fail_on(command: argparse.ArgumentParser) -> None:
@@ -108,14 +216,22 @@ def _add_fail_on(command: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mcp-catalog-inspector",
-        description="Inspect MCP server catalogs. Without a command, opens the desktop app.",
+        # The top-level help is also the app's (`main` routes -h/--help here): its options first, then the commands.
+        usage="%(prog)s [--config FILE | --self-test]\n       %(prog)s COMMAND [OPTIONS]",
+        description="Inspect MCP server catalogs. Without a command, opens the desktop app.\n\n"
+        "app options:\n"
+        "  --config FILE  an mcpServers JSON file to use instead of the user's\n"
+        "  --self-test    offscreen in a throwaway home: walk a demo server, make a test call, exit 0 if all passed",
+        epilog="Each command lists its own options: %(prog)s COMMAND --help",
+        formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(prog, max_help_position=14),
     )
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command", required=True, prog="mcp-catalog-inspector")  # not the usage above
     snap = commands.add_parser(
         "snapshot",
         help="walk a server's catalog and write its snapshot JSON",
         description="Walk every paginated list of one server under budgets and write the snapshot JSON "
-        "(whether the walk succeeded or not). Exit 0 complete, 2 usage, 3 rejected, 4 failed.",
+        "(whether the walk succeeded or not). Exit 0 complete, 2 usage, 3 rejected, 4 failed, "
+        "5 the server's authorization (OAuth sign-in) failed.",
     )
     _add_walk_options(snap)
     diff = commands.add_parser(
@@ -131,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
         "check",
         help="walk a live server and compare it with a baseline snapshot",
         description="Walk the server like `snapshot` and diff its catalog against --baseline. Exit 0 no drift "
-        "at or above --fail-on, 1 drift, 2 usage, 3 or 4 when the walk was rejected or failed. "
+        "at or above --fail-on, 1 drift, 2 usage, 3, 4 or 5 when the walk was rejected or failed (as snapshot). "
         "The diff goes to stdout; --out also writes the new snapshot.",
     )
     check.add_argument("--baseline", type=Path, required=True, metavar="OLD.json", help="the snapshot to compare with")
@@ -145,7 +261,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Walk the server like `snapshot`, check the arguments against the tool's input schema, "
         "call it unless they are invalid, and judge the result against the accepted output schema. Prints one "
         "mcp-call-result/1 JSON document. Exit 0 ok, 1 tool_error, jsonrpc_error or output_invalid, 2 usage, "
-        "3 invalid_arguments or unknown_tool (not sent), 4 timeout, connection or catalog_failed. "
+        "3 invalid_arguments or unknown_tool (not sent), 4 timeout, connection or catalog_failed, "
+        "5 when the server's authorization stopped the walk or the call. "
         "--out also writes the walk's snapshot.",
     )
     call.add_argument("tool", metavar="TOOL", help="the name of the tool to call")
@@ -157,6 +274,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--call-timeout", type=_positive(float), metavar="S", help="seconds to wait for the answer (default: --timeout)"
     )
     _add_walk_options(call, remainder=False)
+    signout = commands.add_parser(
+        "signout",
+        help="forget the sign-in kept for an HTTP server",
+        description="Forget the tokens and the client registration kept in the keyring for one server "
+        "(the sign-in of an earlier snapshot, check or call). Exit 0 (also when nothing was kept), "
+        "2 usage, 4 the keyring refused.",
+    )
+    target = signout.add_mutually_exclusive_group(required=True)
+    target.add_argument("--url", help="the server's URL, as given to --url")
+    target.add_argument("--server", metavar="NAME", help="a server from the config file")
+    signout.add_argument("--config", type=Path, help=f"the mcpServers JSON file (default: {user_config_file()})")
     return parser
 
 
@@ -172,7 +300,8 @@ def _spec_from(args: argparse.Namespace) -> ServerSpec:
     if args.header and args.url is None:
         raise UsageError("--header goes with --url")
     if command:
-        return ServerSpec(name=os.path.basename(command[0]), command=command[0], args=tuple(command[1:]))
+        spec = ServerSpec(name=os.path.basename(command[0]), command=command[0], args=tuple(command[1:]))
+        return _with_oauth(spec, args)
     if args.url is not None:
         if not args.url.startswith(("http://", "https://")):
             raise UsageError(f"--url must start with http:// or https://: {args.url!r}")
@@ -187,7 +316,13 @@ def _spec_from(args: argparse.Namespace) -> ServerSpec:
                 raise UsageError(str(exc)) from exc
             headers[key.strip()] = value.strip()
         name = redacted_url(args.url)  # the snapshot's source names it: no credentials in it
-        return ServerSpec(name=name, transport="sse" if args.sse else "http", url=args.url, headers=headers)
+        spec = ServerSpec(name=name, transport="sse" if args.sse else "http", url=args.url, headers=headers)
+        return _with_oauth(spec, args)
+    return _with_oauth(_configured(args), args)
+
+
+def _configured(args: argparse.Namespace) -> ServerSpec:
+    """The server named by --server in the config file (--config, or the user's)."""
     path = args.config or user_config_file()
     try:
         loaded = load_config(path)
@@ -217,7 +352,13 @@ def summary_line(snapshot: Snapshot) -> str | None:
     if error is None:
         return None
     where = f" ({error.list_name}, page {error.page})" if error.page is not None else ""
+    step = auth_step(error)
+    if step is not None:
+        where = f" ({step} step: {AUTH_STEPS[step]})"
     line = f"{snapshot.status}: {error.kind}{where}: {visible(error.message, MESSAGE_LIMIT)}"
+    hint = transport_hint(error, app=False)
+    if hint:
+        line += f"; {hint}"
     said = stderr_lines(error.details)
     if said:
         line += "; the server's last stderr lines: " + " | ".join(said)
@@ -343,6 +484,7 @@ def _call(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     limits = _limits(args, spec)
     timeout = args.call_timeout if args.call_timeout is not None else limits.request_timeout
     plan = CallPlan(args.tool, arguments, send_invalid=args.send_invalid, timeout=timeout)
+    _use_oauth_hooks(args)
     snapshot, report = anyio.run(call_until_signalled, spec, limits, plan)
     write_report(report, sys.stdout)
     line = call_summary_line(report)
@@ -350,7 +492,39 @@ def _call(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         print(line, file=sys.stderr)
     if args.out is not None and not _write_out("call", snapshot, args.out):
         return EXIT_CODES["usage"]
-    return report.outcome.exit_code
+    return EXIT_CODES["auth"] if authorization_failed(report) else report.outcome.exit_code
+
+
+def _exit_code(snapshot: Snapshot) -> int:
+    if snapshot.error is not None and snapshot.error.kind is ErrorKind.AUTH:
+        return EXIT_CODES["auth"]
+    return EXIT_CODES[snapshot.status]
+
+
+def _signout(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """The `signout` command: forget what the keyring keeps for one server."""
+    try:
+        if args.url is not None:
+            if not args.url.startswith(("http://", "https://")):
+                raise UsageError(f"--url must start with http:// or https://: {args.url!r}")
+            url = args.url
+        else:
+            spec = _configured(args)
+            if spec.transport == "stdio":
+                raise UsageError(f"{visible(spec.name, 200)!r} is a stdio server: there is no sign-in to forget")
+            url = spec.url
+    except UsageError as exc:
+        return _usage(parser, "signout", str(exc))
+    import keyring.errors
+
+    shown = redacted_url(url)
+    try:
+        found = forget(url)
+    except keyring.errors.KeyringError as exc:
+        print(f"mcp-catalog-inspector signout: the keyring refused: {visible(str(exc), 300)}", file=sys.stderr)
+        return EXIT_CODES["failed"]
+    print(f"signed out of {shown}" if found else f"no sign-in was kept for {shown}", file=sys.stderr)
+    return EXIT_CODES["complete"]
 
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
@@ -424,6 +598,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "call":
         args.stdio = server_command
         return _call(parser, args)
+    if args.command == "signout":
+        return _signout(parser, args)
     if args.command == "diff":
         try:
             old, new = load_snapshot(args.old), load_snapshot(args.new)
@@ -437,6 +613,7 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError("check prints the diff on stdout: give --out a file for the snapshot")
     except UsageError as exc:
         return _usage(parser, args.command, str(exc))
+    _use_oauth_hooks(args)
     snapshot = anyio.run(walk_until_signalled, spec, _limits(args, spec))
     if (args.command == "snapshot" or args.out is not None) and not _write_out(args.command, snapshot, args.out):
         return EXIT_CODES["usage"]
@@ -444,5 +621,5 @@ def main(argv: list[str] | None = None) -> int:
     if line is not None:
         print(line, file=sys.stderr)
     if baseline is None or snapshot.status != "complete":
-        return EXIT_CODES[snapshot.status]
+        return _exit_code(snapshot)
     return _report(diff_catalogs(catalog_items(baseline), catalog_items(snapshot)), args.json, args.fail_on)

@@ -31,7 +31,7 @@ from catalog_inspector.core.call_result import (
 )
 from catalog_inspector.core.calls import call_tool, find_tool
 from catalog_inspector.core.config import Limits, ServerSpec
-from catalog_inspector.core.errors import stderr_lines
+from catalog_inspector.core.errors import AUTH_STEPS, stderr_lines
 from catalog_inspector.core.snapshot import Snapshot
 from catalog_inspector.core.text import visible
 from catalog_inspector.core.validation import (
@@ -45,7 +45,15 @@ from catalog_inspector.core.validation import (
 )
 from catalog_inspector.core.worker import SessionWorker, internal_error
 
-__all__ = ["ArgumentsError", "CallPlan", "load_arguments", "summary_line", "walk_and_call", "write_report"]
+__all__ = [
+    "ArgumentsError",
+    "CallPlan",
+    "authorization_failed",
+    "load_arguments",
+    "summary_line",
+    "walk_and_call",
+    "write_report",
+]
 
 PROBLEM_LIMIT = 100  # problems reported per side; the first ones in instance order
 MESSAGE_LIMIT = 500  # characters per problem message (they quote the instance, which may be megabytes)
@@ -199,6 +207,19 @@ def _first_problem(problems: tuple[FieldProblem, ...]) -> str:
     return f"{first.pointer or '(root)'}: {first.message}{keyword}{more}"
 
 
+def _auth_step(report: CallReport) -> str | None:
+    """The step of the authorization flow that stopped the walk or the call (its error's details), or None."""
+    if report.outcome not in (Outcome.CATALOG_FAILED, Outcome.CONNECTION) or report.error is None:
+        return None
+    step = report.error.details.get("step")
+    return step if isinstance(step, str) and step in AUTH_STEPS else None
+
+
+def authorization_failed(report: CallReport) -> bool:
+    """Whether the server's authorization stopped the walk or the call (the `call` command exits 5)."""
+    return _auth_step(report) is not None
+
+
 def summary_line(report: CallReport) -> str | None:
     """The one line on stderr that says why a call did not succeed (None when it did), untrusted text made visible."""
     if report.outcome is Outcome.OK:
@@ -212,6 +233,9 @@ def summary_line(report: CallReport) -> str | None:
         what = report.error.message + code
     else:
         what = str(report.outcome).replace("_", " ")
+    step = _auth_step(report)
+    if step is not None:
+        what = f"authorization failed ({step} step: {AUTH_STEPS[step]}): {what}"
     line = f"{report.outcome}: {visible(report.tool, 200)}: {visible(what, SUMMARY_LIMIT)}"
     said = stderr_lines(report.error.details) if report.error is not None else []
     if said:

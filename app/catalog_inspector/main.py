@@ -1,4 +1,4 @@
-"""The `mcp-catalog-inspector` entry point: a subcommand runs headless, anything else opens the app.
+"""The `mcp-catalog-inspector` entry point: a subcommand runs headless, -h lists both, anything else opens the app.
 
 Two hidden first arguments come before both: `--run-demo-server ARGS…` and
 `--run-sandbox-worker` run a helper process's module instead of the app. A
@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 __all__ = ["main"]
 
-HEADLESS_COMMANDS = ("snapshot", "diff", "check", "call")
+HEADLESS_COMMANDS = ("snapshot", "diff", "check", "call", "signout")
 
 
 def _run_demo_server(args: list[str]) -> int:
@@ -48,10 +48,14 @@ def main(argv: list[str] | None = None) -> int:
         for module, flag in ENTRY_FLAGS.items():
             if args[0] == flag:
                 return HELPERS[module](args[1:])
-    if args and (args[0] in HEADLESS_COMMANDS or args[0] in ("-h", "--help")):
+    if args and args[0] in HEADLESS_COMMANDS:
         from catalog_inspector import cli
 
         return cli.main(args)
+    if "-h" in args or "--help" in args:  # one help for the app and the commands (cli's top-level parser)
+        from catalog_inspector import cli
+
+        return cli.main(["--help"])
     from catalog_inspector.ui.app import run_app
 
     return run_app(args)

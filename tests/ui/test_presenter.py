@@ -44,7 +44,7 @@ def test_a_rejected_refresh_is_explained_and_offers_both_walks(present, qtbot, t
         pass
     banner = presenter.banner()
     assert banner.kind == "failure" and banner.button == "Retry" and banner.button_enabled
-    assert banner.text.startswith("Rejected: Duplicate name on page 2 of tools. tool name 'echo' appears again")
+    assert banner.text.startswith("Rejected: Duplicate name on page 2 of tools\n'echo' was first seen on page 0\n")
     assert "The last good catalog, taken at" in banner.text
     failed, accepted = presenter.walks("tools")
     assert failed.label.startswith("Failed attempt at") and failed.label.endswith(": Duplicate name")
@@ -58,7 +58,7 @@ def test_a_crash_shows_the_servers_last_words(present, qtbot) -> None:  # type: 
     with qtbot.waitSignal(presenter.supervisor.refresh_failed, timeout=20_000):
         presenter.refresh()
     text = presenter.banner().text
-    assert text.startswith("Failed: Connection failed on page 1 of tools. the server process exited (exit code 3)")
+    assert text.startswith("Failed: Connection failed on page 1 of tools\nthe server process exited (exit code 3)\n")
     assert "The server's last words:\n[demo] tools walk 0 page 0 (1 items)" in text
     assert text.splitlines()[-2] == "[demo] crashing on purpose"
     assert text.endswith("No catalog has been accepted from this server yet.")

@@ -412,6 +412,8 @@ def test_hostile_server_text_is_plain_bounded_and_visible_in_every_widget(
         "callToolName", "callFormScroll", "callFormHelp", "callFormJson", "callArguments", "validationMessages", "callConfirmationText",
         "callResult", "callRaw", "callOutcome", "outputVerdict", "callProgress", "callHistory",
         "resourceResult", "promptResult",
+        # the detail panes of the other lists
+        "resourceDetail", "promptDetail",
     }  # fmt: skip
     missing = expected - audit.seen
     assert not missing, f"hostile text never reached these display paths, so they were not tested: {sorted(missing)}"

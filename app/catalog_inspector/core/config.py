@@ -29,6 +29,7 @@ __all__ = [
     "EntryProblem",
     "Limits",
     "Loaded",
+    "OAuthConfig",
     "ServerSpec",
     "check_header",
     "limits_for",
@@ -66,6 +67,30 @@ class Limits:
 
 
 @dataclass(frozen=True)
+class OAuthConfig:
+    """How to sign in to an HTTP server that asks for OAuth: the entry's `"oauth"` object, or the CLI's flags.
+
+    Every field is optional: with none, the client registers itself (Client ID Metadata
+    Document or dynamic registration) and the scopes are the ones the server names.
+
+    Attributes:
+        client_id: a client registered with the authorization server beforehand.
+        client_secret: its secret (a `${keyring:…}` reference in the file); never shown.
+        scope: the scopes to ask for, instead of the ones the server names (space-separated).
+        client_metadata_url: an https URL of this client's metadata document (CIMD), used as the
+            client id where the authorization server supports it.
+        redirect_port: a fixed loopback port for the redirect (for a server that registered
+            one exact redirect URI); default: an ephemeral port per sign-in.
+    """
+
+    client_id: str | None = None
+    client_secret: str | None = field(default=None, repr=False)
+    scope: str | None = None
+    client_metadata_url: str | None = None
+    redirect_port: int | None = None
+
+
+@dataclass(frozen=True)
 class ServerSpec:
     """How to reach one server. stdio: command/args/env/cwd; http and sse: url/headers."""
 
@@ -79,6 +104,7 @@ class ServerSpec:
     headers: Mapping[str, str] = field(default_factory=dict)
     disabled: bool = False  # `"disabled": true`: listed, never started on its own
     budgets: Mapping[str, float] = field(default_factory=dict)  # `Limits` field → value, from `"budgets"`
+    oauth: OAuthConfig | None = None  # http and sse: the entry's `"oauth"` object (None: sign in with defaults)
 
     def describe(self) -> str:
         """A one-line plain description (`stdio: python -m x`, `http: https://…`), without secrets:
@@ -152,6 +178,53 @@ def _budgets(value: Any, where: str) -> dict[str, float]:
     return found
 
 
+# The entry's "oauth" object: clientId, clientSecret, scope, clientMetadataUrl, redirectPort (Claude
+# Code's `callbackPort` is read as `redirectPort`). Keys it does not know are ignored: another client's
+# settings may share the object.
+
+
+def check_client_metadata_url(url: str, where: str) -> None:
+    """A Client ID Metadata Document URL must be https with a path (it becomes the client id).
+
+    Raises:
+        ConfigError: naming `where`.
+    """
+    scheme, _, rest = url.partition("://")
+    host, _, path = rest.partition("/")
+    if scheme.lower() != "https" or not host or not path:
+        raise ConfigError(f"{where} must be an https:// URL with a path (it is used as the client id)")
+
+
+def _oauth(value: Any, where: str, var: Callable[[str, str], str]) -> OAuthConfig | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} must be an object")
+    found: dict[str, str] = {}
+    for key in ("clientId", "clientSecret", "scope", "clientMetadataUrl"):
+        text = value.get(key)
+        if text is None:
+            continue
+        if not isinstance(text, str) or not text.strip():
+            raise ConfigError(f"{where}.{key} must be a non-empty string")
+        found[key] = var(text, f"{where}.{key}")
+    if "clientSecret" in found and "clientId" not in found:
+        raise ConfigError(f"{where}.clientSecret needs a clientId")
+    if "clientMetadataUrl" in found:
+        check_client_metadata_url(found["clientMetadataUrl"], f"{where}.clientMetadataUrl")
+    port_key = "redirectPort" if "redirectPort" in value else "callbackPort"
+    port = value.get(port_key)
+    if port is not None and (isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535):
+        raise ConfigError(f"{where}.{port_key} must be a port number (1 to 65535)")
+    return OAuthConfig(
+        client_id=found.get("clientId"),
+        client_secret=found.get("clientSecret"),
+        scope=found.get("scope"),
+        client_metadata_url=found.get("clientMetadataUrl"),
+        redirect_port=port,
+    )
+
+
 SUPPORTED_TYPES = "stdio, http (Streamable HTTP) or sse (legacy HTTP+SSE)"
 _HTTP_NAMES = ("streamable-http", "streamableHttp", "streamable_http", "http")
 
@@ -217,8 +290,9 @@ def parse_entry(name: str, entry: Any, variables: Variables | None = None) -> Se
         headers = {key: var(value, f"{where}.headers.{key}") for key, value in headers.items()}
         for key, value in headers.items():
             check_header(key, value, f"{where}.headers")
+        oauth = _oauth(entry.get("oauth"), f"{where}.oauth", var)
         return ServerSpec(
-            name=name, transport=transport, url=url, headers=headers, disabled=disabled, budgets=budgets
+            name=name, transport=transport, url=url, headers=headers, disabled=disabled, budgets=budgets, oauth=oauth
         )
     if kind is not None:
         raise ConfigError(f"{where}: type {kind!r} is not supported; use {SUPPORTED_TYPES}")

@@ -11,6 +11,7 @@ its per-version validation of the response shape.
 from __future__ import annotations
 
 import json
+import math
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
@@ -31,7 +32,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import TypeAdapter
 
 from catalog_inspector import __version__
-from catalog_inspector.core.classify import classify
+from catalog_inspector.core.classify import address_of, classify
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.enumerator import Fetched
 from catalog_inspector.core.errors import CatalogError, ErrorKind, leaves, make_error
@@ -44,6 +45,7 @@ from catalog_inspector.core.meter import (
     ResponseSizes,
     probe_request_id,
 )
+from catalog_inspector.core.oauth import InspectorOAuth, OAuthHooks, oauth_applies
 from catalog_inspector.core.stdio import Faults, ServerLog, bounded_stdio_client
 
 __all__ = ["Connection", "Notification", "connect"]
@@ -122,6 +124,46 @@ class Connection:
             raise self.faults.first
 
 
+def _no_handshake(spec: ServerSpec, seconds: float) -> str:
+    if spec.transport == "stdio":
+        return f"the server did not answer the handshake within {seconds:g} s"
+    try:
+        where = address_of(httpx2.URL(spec.url))[2]
+    except httpx2.InvalidURL:
+        where = "the server"
+    return f"{where} did not answer the handshake within {seconds:g} s"
+
+
+class HandshakeClock:
+    """The handshake's time limit, stopped while a sign-in waits for a person (their time is not the server's).
+
+    Like the SDK's own request clock, which the same sign-in stops (`waiting_on_a_person`).
+    It runs from `start()`; `pause(True)` and `pause(False)` come in pairs, from any task.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.scope = anyio.CancelScope()
+        self._left = seconds
+        self._started = False
+        self._pauses = 0
+
+    def start(self) -> None:
+        self._started = True
+        if not self._pauses:
+            self.scope.deadline = anyio.current_time() + self._left
+
+    def pause(self, waiting: bool) -> None:
+        if waiting:
+            self._pauses += 1
+            if self._pauses == 1 and self._started:
+                self._left = max(0.0, self.scope.deadline - anyio.current_time())
+                self.scope.deadline = math.inf
+        elif self._pauses:
+            self._pauses -= 1
+            if self._pauses == 0 and self._started:
+                self.scope.deadline = anyio.current_time() + self._left
+
+
 def _dump(model: Any) -> dict[str, Any]:
     if model is None:
         return {}
@@ -139,6 +181,7 @@ def _transport(
     setup_timeout: float,
     on_spawn: Callable[[int], None],
     on_exit: Callable[[int], None] | None,
+    auth: InspectorOAuth | None = None,
 ) -> AbstractAsyncContextManager[Any]:
     if spec.transport == "stdio":
         return bounded_stdio_client(
@@ -151,28 +194,46 @@ def _transport(
             sizes=sizes,
         )
     if spec.transport == "sse":
-        return _sse(spec, limits, sizes, refused, faults, setup_timeout)
-    metered = MeteredHTTPTransport(httpx2.AsyncHTTPTransport(), sizes, cap=limits.max_page_bytes, faults=refused)
+        return _sse(spec, limits, sizes, refused, faults, setup_timeout, auth)
+    metered = MeteredHTTPTransport(
+        httpx2.AsyncHTTPTransport(), sizes, cap=limits.max_page_bytes, faults=refused, auth=auth is not None
+    )
+    # The OAuth flow's own requests are built by the provider: the configured headers never go with them.
     http = httpx2.AsyncClient(
         headers=dict(spec.headers),
         timeout=httpx2.Timeout(limits.request_timeout, read=max(limits.request_timeout, 300.0)),
         transport=metered,
+        auth=auth,
     )
-    return _with_client(http, streamable_http_client(spec.url, http_client=http, max_sse_event_size=limits.max_page_bytes))
+    return _with_client(
+        http, streamable_http_client(spec.url, http_client=http, max_sse_event_size=limits.max_page_bytes)
+    )
 
 
 @asynccontextmanager
 async def _sse(
-    spec: ServerSpec, limits: Limits, sizes: ResponseSizes, refused: RequestFaults, faults: Faults, setup_timeout: float
+    spec: ServerSpec,
+    limits: Limits,
+    sizes: ResponseSizes,
+    refused: RequestFaults,
+    faults: Faults,
+    setup_timeout: float,
+    auth: InspectorOAuth | None = None,
 ) -> AsyncIterator[Any]:
     events: deque[int] = deque()
     cap = limits.max_page_bytes
     metered = MeteredHTTPTransport(
-        httpx2.AsyncHTTPTransport(), sizes, events, cap=cap, faults=refused, on_stream_fault=faults.report
+        httpx2.AsyncHTTPTransport(),
+        sizes,
+        events,
+        cap=cap,
+        faults=refused,
+        on_stream_fault=faults.report,
+        auth=auth is not None,
     )
     timeout = httpx2.Timeout(limits.request_timeout, read=limits.deadline)
     async with (
-        httpx2.AsyncClient(headers=dict(spec.headers), timeout=timeout, transport=metered) as http,
+        httpx2.AsyncClient(headers=dict(spec.headers), timeout=timeout, transport=metered, auth=auth) as http,
         legacy_sse_client(
             spec.url, http, cap=cap, setup_timeout=setup_timeout, faults=refused, on_fault=faults.report
         ) as (read, write),
@@ -234,12 +295,16 @@ async def connect(
     on_exit: Callable[[int], None] | None = None,
     timeout: float | None = None,
     faults: Faults | None = None,
+    oauth: OAuthHooks | None = None,
 ) -> AsyncIterator[Connection]:
     """Connect, negotiate the protocol era (discover, else initialize), yield a `Connection`.
 
     Must be entered and exited by the same task. `timeout` bounds the handshake
-    (default: twice the request timeout). `faults` lets the caller say how the
-    server is to be ended before the connection exists. Raises `CatalogError` (classified).
+    (default: twice the request timeout; the time a sign-in waits for a person is
+    not counted). `faults` lets the caller say how the server is to be ended before
+    the connection exists. An HTTP server that asks for OAuth is signed in to with
+    `oauth` (default: `core.oauth.default_hooks()`), unless its headers bring their
+    own Authorization. Raises `CatalogError` (classified; a failed sign-in is kind `auth`).
     """
     log = log if log is not None else ServerLog()
     faults = faults if faults is not None else Faults()
@@ -263,12 +328,16 @@ async def connect(
             on_notification(str(message.method))
 
     handshake = timeout if timeout is not None else limits.request_timeout * 2
+    clock = HandshakeClock(handshake)
+    auth = None
+    if oauth_applies(spec):
+        auth = InspectorOAuth(spec, limits, hooks=oauth, report=faults.report, refused=refused, pause=clock.pause)
     body_error: BaseException | None = None
     try:
         async with AsyncExitStack() as stack:
             try:
                 read, write = await stack.enter_async_context(
-                    _transport(spec, limits, log, faults, sizes, refused, handshake, spawned, on_exit)
+                    _transport(spec, limits, log, faults, sizes, refused, handshake, spawned, on_exit, auth)
                 )
                 session = await stack.enter_async_context(
                     ClientSession(
@@ -279,12 +348,15 @@ async def connect(
                         client_info=CLIENT_INFO,
                     )
                 )
-                with anyio.fail_after(handshake):
+                clock.start()
+                with clock.scope:
                     await negotiate_auto(session)
+                if clock.scope.cancelled_caught:
+                    raise TimeoutError
                 await _listen_for_changes(stack, session, log)
             except TimeoutError as exc:
                 faults.hurry()  # a server that cannot finish a handshake gets no grace period either
-                raise (faults.first or make_error(ErrorKind.TIMEOUT, f"no handshake within {handshake:g} s")) from exc
+                raise (faults.first or make_error(ErrorKind.TIMEOUT, _no_handshake(spec, handshake))) from exc
             except Exception as exc:
                 raise (faults.first or refused.last or classify(exc)) from exc
             try:

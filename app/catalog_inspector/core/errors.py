@@ -7,6 +7,7 @@ The tree::
         ├── WalkRejected        the server answered, but the catalog breaks a rule or a budget
         │                       (duplicate_name, cursor_repeated, page_limit, item_limit, size_limit)
         └── WalkFailed          no usable answer (server_error, timeout, connection, protocol),
+                                the authorization flow failed at one of its steps (auth),
                                 or the inspector itself broke (internal)
 
 Plain data, no SDK import: `core.classify` turns what the SDK, anyio or the OS
@@ -24,16 +25,20 @@ from typing import Any
 from catalog_inspector.core.text import visible
 
 __all__ = [
+    "AUTH_STEPS",
     "CatalogError",
     "ErrorInfo",
     "ErrorKind",
     "KindWords",
     "WalkFailed",
     "WalkRejected",
+    "auth_step",
     "leaves",
     "make_error",
     "outcome_text",
+    "reason",
     "stderr_lines",
+    "transport_hint",
 ]
 
 
@@ -51,6 +56,8 @@ class ErrorKind(enum.StrEnum):
     PROTOCOL = "protocol"  # a malformed response, or a non-JSON-RPC line on the wire
     INTERNAL = "internal"  # a bug in the inspector itself (the exception is in the server log)
     CANCELLED = "cancelled"  # stopped on request (a user's Cancel) before an answer came
+    # The OAuth authorization flow failed; `details["step"]` says where (one of `AUTH_STEPS`).
+    AUTH = "auth"
 
     @property
     def rejected(self) -> bool:
@@ -80,10 +87,16 @@ _REJECTIONS = frozenset(
 
 @dataclass(frozen=True)
 class KindWords:
-    """How the UI and the CLI say one kind: a heading, and a few words for a table cell."""
+    """How the UI and the CLI say one kind: a heading, and a few words for a table cell.
+
+    `restated` lists the openings of this kind's messages that only say the heading again
+    ("connection failed: …" under "Connection failed"): `reason` leaves them out, so a
+    heading and the words under it never say the same thing twice.
+    """
 
     heading: str
     outcome: str
+    restated: tuple[str, ...] = ()
 
 
 KIND_WORDS: dict[ErrorKind, KindWords] = {
@@ -92,12 +105,48 @@ KIND_WORDS: dict[ErrorKind, KindWords] = {
     ErrorKind.PAGE_LIMIT: KindWords("Page budget exhausted", "page budget exhausted"),
     ErrorKind.ITEM_LIMIT: KindWords("Item budget exhausted", "item budget exhausted"),
     ErrorKind.SIZE_LIMIT: KindWords("Response too large", "response too large"),
-    ErrorKind.SERVER_ERROR: KindWords("The server answered with an error", "server error"),
+    ErrorKind.SERVER_ERROR: KindWords(
+        "The server answered with an error", "server error", ("the server answered with an error: ",)
+    ),
     ErrorKind.TIMEOUT: KindWords("Timed out", "timed out"),
-    ErrorKind.CONNECTION: KindWords("Connection failed", "connection lost"),
-    ErrorKind.PROTOCOL: KindWords("Protocol error (malformed data from the server)", "protocol error"),
-    ErrorKind.INTERNAL: KindWords("Internal error in the inspector", "internal error"),
+    ErrorKind.CONNECTION: KindWords("Connection failed", "connection lost", ("connection failed: ",)),
+    ErrorKind.PROTOCOL: KindWords(
+        "Protocol error (malformed data from the server)", "protocol error", ("malformed response: ", "malformed ")
+    ),
+    ErrorKind.INTERNAL: KindWords("Internal error in the inspector", "internal error", ("internal error: ",)),
     ErrorKind.CANCELLED: KindWords("Cancelled", "cancelled"),
+    ErrorKind.AUTH: KindWords("Authorization failed", "authorization failed"),
+}
+
+# The steps of the authorization flow an `auth` error names in `details["step"]`, in flow
+# order, with the words the app and the command line say them in.
+AUTH_STEPS: dict[str, str] = {
+    "metadata": "discovering the authorization server",  # RFC 9728 / RFC 8414 metadata, the resource check
+    "registration": "registering the client",  # dynamic registration, or a missing client id
+    "authorization": "signing in",  # the browser, the loopback redirect, its state and issuer
+    "token": "getting a token",  # the code exchange, a refresh, a token the server refused
+    "scope": "getting the scopes the server asks for",  # insufficient_scope after the allowed step-ups
+}
+
+
+def auth_step(info: ErrorInfo) -> str | None:
+    """The step an `auth` error failed at (a key of `AUTH_STEPS`), or None for any other error."""
+    step = info.details.get("step") if info.kind is ErrorKind.AUTH else None
+    return step if isinstance(step, str) and step in AUTH_STEPS else None
+
+CURSOR_WIDTH = 40  # characters of a repeated cursor quoted under its heading
+
+# The transport to try instead (`details["try_transport"]`, set when the server's answer shows
+# it speaks the other HTTP transport), said for the command line and for the app.
+TRANSPORT_HINTS: dict[str, tuple[str, str]] = {
+    "http": (
+        'drop --sse (for a configured server: "type": "http")',
+        "Edit the server to use Streamable HTTP",
+    ),
+    "sse": (
+        'add --sse (for a configured server: "type": "sse")',
+        "Edit the server to use legacy SSE",
+    ),
 }
 
 
@@ -107,6 +156,61 @@ def stderr_lines(details: Mapping[str, Any], width: int = 300) -> list[str]:
     if not isinstance(lines, list):
         return []
     return [visible(str(line), width) for line in lines]
+
+
+def reason(info: ErrorInfo) -> str:
+    """What to show under the kind's heading and the page: the message without what those already say.
+
+    A JSON-RPC error gives the server's own message, a rejection the facts in its
+    `details`; other messages lose an opening that restates the heading
+    (`KindWords.restated`) or names the page again. Not made visible: the caller
+    bounds it and writes out hidden characters.
+    """
+    said = info.details.get("message")
+    if info.kind is ErrorKind.SERVER_ERROR and isinstance(said, str) and said.strip():
+        return said
+    step = auth_step(info)
+    if step is not None:
+        return f"{AUTH_STEPS[step]}: {info.message}"
+    words = _rejection_words(info)
+    if words:
+        return words
+    text = info.message
+    for opening in (f"page {info.page}: ", f"page {info.page} is ") if info.page is not None else ():
+        if text.startswith(opening):
+            text = text[len(opening) :]
+    for opening in KIND_WORDS[info.kind].restated:
+        if text[: len(opening)].lower() == opening and len(text) > len(opening):
+            return text[len(opening) :]
+    return text
+
+
+def _rejection_words(info: ErrorInfo) -> str:
+    """A rejection's facts, said without its heading's words or its page (both are in the title)."""
+    details = info.details
+    budget, value = details.get("budget"), details.get("value")
+    counts = isinstance(budget, int) and isinstance(value, int)
+    name, pages = details.get("name"), details.get("pages")
+    if info.kind is ErrorKind.DUPLICATE_NAME and isinstance(name, str) and isinstance(pages, list) and len(pages) == 2:
+        first, again = pages
+        where = "earlier on the same page" if first == again else f"on page {first}"
+        return f"{name!r} was first seen {where}"
+    cursor, requested = details.get("cursor"), details.get("requested_page")
+    if info.kind is ErrorKind.CURSOR_REPEATED and isinstance(cursor, str):
+        shown = repr(cursor if len(cursor) <= CURSOR_WIDTH else cursor[:CURSOR_WIDTH] + "…")
+        where = f" for page {requested}" if isinstance(requested, int) else ""
+        return f"its next cursor {shown} was already sent{where}"
+    if info.kind is ErrorKind.PAGE_LIMIT and counts:
+        return f"{budget:,} pages allowed, and this one still has a next cursor"
+    if info.kind is ErrorKind.ITEM_LIMIT and counts:
+        return f"{budget:,} items allowed; {value:,} by the end of this page"
+    return ""
+
+
+def transport_hint(info: ErrorInfo, app: bool) -> str:
+    """The other transport to try, in the words of the app (`app`) or of the command line; "" if none."""
+    hint = TRANSPORT_HINTS.get(str(info.details.get("try_transport")))
+    return "" if hint is None else hint[1 if app else 0]
 
 
 def outcome_text(outcome: str) -> str:
@@ -127,7 +231,14 @@ class ErrorInfo:
     size_limit → budget, value (the count or size that exceeded it; `cut_off` when reading
     stopped at the cap, so the value is a lower bound);
     server_error → code, message, data; connection → exit_code and stderr (the
-    server's last lines) when a process exited; internal → exception, traceback.
+    server's last lines) when a process exited; an HTTP connection that could not be
+    made → host, port, cause (`refused`, `name_not_found`, `timed_out`, `tls`, `os_error`),
+    errno; an HTTP status that ended it → method, url (redacted), status, and
+    `try_transport` when the answer shows the server speaks the other HTTP transport;
+    internal → exception, traceback; auth → step (one of `AUTH_STEPS`), cause (a word for
+    the reason: `state_mismatch`, `resource_mismatch`, `timed_out`, `cancelled`, …) and,
+    where known, status, url (redacted), error and error_description (the authorization
+    server's own words, bounded), scope.
     """
 
     kind: ErrorKind

@@ -30,7 +30,7 @@ from anyio.abc import TaskStatus
 from mcp.shared._httpx_utils import request_within_origin, sse_within_origin
 from mcp.shared.message import SessionMessage
 
-from catalog_inspector.core.classify import classify
+from catalog_inspector.core.classify import classify, http_status_error
 from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error
 from catalog_inspector.core.meter import RequestFaults
 from catalog_inspector.core.redact import redacted_url
@@ -38,6 +38,9 @@ from catalog_inspector.core.redact import redacted_url
 __all__ = ["legacy_sse_client"]
 
 FRAMING_ALLOWANCE = 64 * 1024  # the SDK's parser counts `data:` prefixes too; our meter refuses first
+# How a Streamable HTTP endpoint answers a GET without a session: it speaks the other transport.
+STREAMABLE_ANSWERS = frozenset({400, 405, 406})
+NOT_LEGACY = "this endpoint does not speak legacy SSE"
 
 
 @asynccontextmanager
@@ -56,10 +59,11 @@ async def legacy_sse_client(
     answers its request at once with the classified reason filed in `faults`.
 
     Raises:
-        CatalogError: no endpoint in time (timeout), or an endpoint on another origin (protocol).
+        CatalogError: no event stream (connection; with `try_transport` when the answer looks
+            like Streamable HTTP), no endpoint in time (timeout), or an endpoint on another origin (protocol).
     """
     async with sse_within_origin(client, url, max_event_size=cap + FRAMING_ALLOWANCE) as events:
-        events.response.raise_for_status()
+        _check_event_stream(url, events.response)
         read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
         write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
 
@@ -121,6 +125,20 @@ async def legacy_sse_client(
                 yield read_stream, write_stream
             finally:
                 group.cancel_scope.cancel()
+
+
+def _check_event_stream(url: str, response: httpx2.Response) -> None:
+    """Raise unless the GET opened an event stream; say so when the endpoint speaks Streamable HTTP instead."""
+    status = response.status_code
+    if status in STREAMABLE_ANSWERS:
+        like = "as Streamable HTTP endpoints do"
+        raise http_status_error("GET", url, status, words=NOT_LEGACY, hint=like, try_transport="http")
+    if status >= 300:
+        raise http_status_error("GET", url, status)
+    content_type = response.headers.get("content-type", "")
+    if not content_type.lower().startswith("text/event-stream"):
+        shown = repr(content_type[:100]) if content_type else "none"
+        raise http_status_error("GET", url, status, words=NOT_LEGACY, hint=f"not an event stream: Content-Type {shown}")
 
 
 def _endpoint(url: str, data: str) -> str:

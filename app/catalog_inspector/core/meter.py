@@ -32,10 +32,12 @@ import httpx2
 import mcp_types as types
 from mcp.shared.message import SessionMessage
 
+from catalog_inspector.core.classify import http_status_error
 from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error
 from catalog_inspector.core.redact import redacted_url
 
 __all__ = [
+    "AUTH_CAP",
     "EventStreamCut",
     "MeteredHTTPTransport",
     "MeteredReadStream",
@@ -46,6 +48,7 @@ __all__ = [
     "SseEventMeter",
     "over_cap",
     "probe_request_id",
+    "request_id_of",
 ]
 
 RequestId = int | str
@@ -222,7 +225,11 @@ class MeteredReadStream(_Wrapped, Generic[T]):
         item: T = await self._inner.receive()
         size = self._queued.popleft() if self._queued else None
         message = getattr(item, "message", None)
-        if size is not None and isinstance(message, types.JSONRPCResponse | types.JSONRPCError) and message.id is not None:
+        if (
+            size is not None
+            and isinstance(message, types.JSONRPCResponse | types.JSONRPCError)
+            and message.id is not None
+        ):
             self._sizes.add(message.id, size)
         return item
 
@@ -306,6 +313,40 @@ def _request_id_of(body: bytes) -> RequestId | None:
     return request_id if isinstance(request_id, int | str) else None
 
 
+def request_id_of(request: httpx2.Request) -> RequestId | None:
+    """The JSON-RPC id a POST carries, or None (another method, a notification, a body not yet read)."""
+    if request.method != "POST":
+        return None
+    try:
+        return _request_id_of(request.content)
+    except httpx2.RequestNotRead:
+        return None
+
+
+# The extension an OAuth flow's own requests carry (metadata, registration, token): their response is
+# capped at its value in bytes. The SDK reads those responses whole, with no limit of its own.
+AUTH_CAP = "catalog_inspector.auth_cap"
+
+
+class _CappedAuthBody(httpx2.AsyncByteStream):
+    """An OAuth flow's response, cut off at its cap: the flow fails (step and size said) instead of reading on."""
+
+    def __init__(self, inner: httpx2.AsyncByteStream, cap: int) -> None:
+        self._inner = inner
+        self._cap = cap
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        total = 0
+        async for chunk in self._inner:
+            total += len(chunk)
+            if total > self._cap:
+                raise ResponseCut(f"the response exceeded the {self._cap:,}-byte cap")
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
 def _origin(url: httpx2.URL) -> tuple[str, str, int | None]:
     return url.scheme, url.host, url.port
 
@@ -326,14 +367,35 @@ def _redirected_away(request: httpx2.Request, response: httpx2.Response) -> Cata
     )
 
 
+def _refused_status(request: httpx2.Request, response: httpx2.Response) -> CatalogError | None:
+    """The reason for an HTTP error status on a Streamable HTTP POST, when the SDK would hide it.
+
+    The SDK answers such a request with a stand-in ("Server returned an error
+    response") that names neither the status nor the URL. A JSON body may be the
+    server's own JSON-RPC error, which the SDK passes on: that one is the server's
+    to tell. A 404 inside a session is the SDK's "Session terminated", kept too.
+    """
+    status = response.status_code
+    if status < 400 or response.headers.get("content-type", "").lower().startswith("application/json"):
+        return None
+    if status == 404 and "mcp-session-id" in request.headers:
+        return None
+    if status == 405:
+        words, like = "this endpoint does not take Streamable HTTP requests", "as legacy SSE endpoints do"
+        return http_status_error("POST", request.url, status, words=words, hint=like, try_transport="sse")
+    return http_status_error("POST", request.url, status)
+
+
 class MeteredHTTPTransport(httpx2.AsyncBaseTransport):
     """An httpx transport that counts response bytes as they arrive.
 
     Streamable HTTP: a POST's response bytes go to the id of the request it
     carried; with `cap` and `faults`, the body is cut off at the cap as it
     arrives and redirects to another origin are filed as faults.
-    Legacy SSE (`events` given): the GET stream is split into events for
+    Legacy SSE (`events` given): the GET event stream is split into events for
     `SseEventMeter`; an event over `cap` ends the stream and `on_stream_fault` hears why.
+    With `auth` (an OAuth provider handles 401 and 403: it files what they mean itself), an
+    OAuth flow's own requests (`AUTH_CAP`) have their responses capped and are not metered.
     """
 
     def __init__(
@@ -345,8 +407,10 @@ class MeteredHTTPTransport(httpx2.AsyncBaseTransport):
         cap: int | None = None,
         faults: RequestFaults | None = None,
         on_stream_fault: Callable[[CatalogError], None] | None = None,
+        auth: bool = False,
     ) -> None:
         self._inner = inner
+        self._auth = auth
         self._sizes = sizes
         self._events = events
         self._cap = cap
@@ -358,19 +422,28 @@ class MeteredHTTPTransport(httpx2.AsyncBaseTransport):
         stream = response.stream
         if not isinstance(stream, httpx2.AsyncByteStream):
             return response
+        auth_cap = request.extensions.get(AUTH_CAP)
+        if isinstance(auth_cap, int):
+            response.stream = _CappedAuthBody(stream, auth_cap)
+            return response
+        content_type = response.headers.get("content-type", "").lower()
         if request.method == "GET" and self._events is not None:
-            meter = SseEventMeter(self._events, self._cap)
-            response.stream = _EventStream(stream, meter, self._on_stream_fault)
+            if content_type.startswith("text/event-stream"):  # not a 401's body, nor metadata
+                meter = SseEventMeter(self._events, self._cap)
+                response.stream = _EventStream(stream, meter, self._on_stream_fault)
         elif request.method == "POST":
-            try:
-                request_id = _request_id_of(request.content)
-            except httpx2.RequestNotRead:
-                request_id = None
+            request_id = request_id_of(request)
             if request_id is None:
                 return response
+            challenged = self._auth and response.status_code in (401, 403)
             if (away := _redirected_away(request, response)) is not None:
                 self._faults.add(request_id, away)
-            if self._events is None:
+            elif self._events is None and not challenged and (status := _refused_status(request, response)):
+                self._faults.add(request_id, status)
+            if challenged:
+                # Answered again once signed in: this body is not the response's size, and the provider says why.
+                response.stream = _CappedBody(stream, request_id, ResponseSizes(), self._faults, self._cap, False)
+            elif self._events is None:
                 events = response.headers.get("content-type", "").lower().startswith("text/event-stream")
                 response.stream = _CappedBody(stream, request_id, self._sizes, self._faults, self._cap, events)
             else:

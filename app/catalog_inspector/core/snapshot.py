@@ -197,7 +197,7 @@ _LIST_LINES = frozenset({"items", "pages"})
 _LIST_OBJECTS = frozenset(name for name in LIST_NAMES if name != "tools")
 
 
-def write_json(snapshot: Snapshot, out: IO[str]) -> None:
+def write_json(snapshot: Snapshot, out: IO[str], extra: dict[str, Any] | None = None) -> None:
     """Write the snapshot document to `out`, streamed: one catalog item (or page) per line.
 
     The document is the same JSON as `to_json()`. Its small parts are indented;
@@ -206,7 +206,9 @@ def write_json(snapshot: Snapshot, out: IO[str]) -> None:
     too went through Python's pure-Python encoder: 1.5 s and 300 MB of chunks for
     100,000 tools, more than the whole walk's overhead over the bare SDK.
     """
-    _write_object(snapshot.to_json(), out, "", _TOP_LINES, _LIST_OBJECTS)
+    document = snapshot.to_json()
+    document.update(extra or {})  # after the snapshot's own keys, which it never replaces
+    _write_object(document, out, "", _TOP_LINES, _LIST_OBJECTS)
     out.write("\n")
 
 

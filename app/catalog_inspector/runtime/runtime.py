@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
@@ -17,6 +18,7 @@ from catalog_inspector.core.snapshot import PageRecord, Snapshot, write_json
 from catalog_inspector.runtime.calldesk import CallDesk
 from catalog_inspector.runtime.collector import Collector
 from catalog_inspector.runtime.offload import Offload
+from catalog_inspector.runtime.signins import SignInDesk, install_hooks
 from catalog_inspector.runtime.supervisor import ServerSupervisor
 from catalog_inspector.runtime.tracker import DriftTracker
 
@@ -25,9 +27,12 @@ __all__ = ["Runtime", "write_snapshot_file"]
 SETTLE_TIMEOUT = 3.0  # seconds quitting waits for a just-accepted catalog to reach the history
 
 
-def write_snapshot_file(snapshot: Snapshot, path: Path) -> None:
-    """Write the snapshot document to `path`, whole or not at all (on a worker thread: 10,000 tools take ~150 ms)."""
-    write_text_safely(path, lambda handle: write_json(snapshot, handle))
+def write_snapshot_file(snapshot: Snapshot, path: Path, extra: dict[str, Any] | None = None) -> None:
+    """Write the snapshot document (plus `extra` keys) to `path`, whole or not at all.
+
+    On a worker thread: 10,000 tools take ~150 ms.
+    """
+    write_text_safely(path, lambda handle: write_json(snapshot, handle, extra))
 
 
 class Runtime(QObject):
@@ -40,6 +45,8 @@ class Runtime(QObject):
         collector: keeps the cycle collector from rescanning catalogs.
         tracker: the history of accepted catalogs, their drift and approvals.
         calls: validation, lint, history and argument sets of test calls.
+        signins: the sign-ins servers ask for, what kept sign-ins allow, signing out. The app's
+            sign-in hooks are installed for every connection when a runtime is made.
         consent: the local commands the user agreed to run (None: no question asked).
         problems: the config's entries that could not be used, shown in the sidebar with why.
 
@@ -75,6 +82,8 @@ class Runtime(QObject):
         self.collector = Collector(self)
         self.tracker = DriftTracker([], self.offload, history)
         self.calls = CallDesk([], self.offload, call_store)
+        self.signins = SignInDesk(self.offload)
+        install_hooks()
         self.supervisors = [self._supervise(spec) for spec in specs]
         self._shutdown: asyncio.Task[None] | None = None
         self._exports: set[asyncio.Task[None]] = set()
@@ -87,6 +96,7 @@ class Runtime(QObject):
         supervisor.catalog_accepted.connect(self._on_supervisor_catalog_accepted)
         self.tracker.follow(supervisor)
         self.calls.follow(supervisor)
+        self.signins.follow(supervisor)
         return supervisor
 
     def apply(self, specs: list[ServerSpec], problems: list[EntryProblem] | None = None) -> None:
@@ -123,6 +133,7 @@ class Runtime(QObject):
     def _retire(self, supervisor: ServerSupervisor) -> None:
         self.tracker.forget(supervisor.spec.name)
         self.calls.forget(supervisor)
+        self.signins.forget(supervisor)
         supervisor.page_arrived.disconnect(self._on_supervisor_page_arrived)
         supervisor.catalog_accepted.disconnect(self._on_supervisor_catalog_accepted)
         task = asyncio.ensure_future(supervisor.close(quick=False))
@@ -139,15 +150,15 @@ class Runtime(QObject):
     def supervisor(self, name: str) -> ServerSupervisor | None:
         return next((s for s in self.supervisors if s.spec.name == name), None)
 
-    def export(self, snapshot: Snapshot, path: Path) -> None:
-        """Write `snapshot` to `path` off the GUI thread; `exported` reports the outcome."""
-        task = asyncio.ensure_future(self._export(snapshot, path))
+    def export(self, snapshot: Snapshot, path: Path, extra: dict[str, Any] | None = None) -> None:
+        """Write `snapshot` (plus `extra` keys, see `core.export`) to `path` off the GUI thread; `exported` reports the outcome."""
+        task = asyncio.ensure_future(self._export(snapshot, path, extra))
         self._exports.add(task)
         task.add_done_callback(self._exports.discard)
 
-    async def _export(self, snapshot: Snapshot, path: Path) -> None:
+    async def _export(self, snapshot: Snapshot, path: Path, extra: dict[str, Any] | None) -> None:
         try:
-            await self.offload.run(write_snapshot_file, snapshot, path)
+            await self.offload.run(write_snapshot_file, snapshot, path, extra)
         except OSError as exc:
             self.exported.emit(path, exc)
         except RuntimeError as exc:  # shutting down

@@ -16,6 +16,7 @@ import asyncio
 import enum
 import itertools
 from collections.abc import Callable, Coroutine, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -26,13 +27,14 @@ from catalog_inspector.core.calls import CallOutcome, Judge, call_tool, get_prom
 from catalog_inspector.core.config import Limits, ServerSpec, limits_for
 from catalog_inspector.core.connection import Connection
 from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind
+from catalog_inspector.core.oauth_signin import SignIn
 from catalog_inspector.core.processes import ProcessRegistry
 from catalog_inspector.core.snapshot import PageRecord, Snapshot, failed_snapshot
 from catalog_inspector.core.stdio import ServerLog
 from catalog_inspector.core.walk import source_of
 from catalog_inspector.core.worker import SessionWorker, internal_error
 
-__all__ = ["Attempt", "CallTicket", "ServerState", "ServerSupervisor"]
+__all__ = ["Attempt", "CallTicket", "ServerState", "ServerSupervisor", "asking"]
 
 # The notifications that say a list changed, and the lists each one covers.
 LIST_CHANGED = {
@@ -41,6 +43,13 @@ LIST_CHANGED = {
     "notifications/prompts/list_changed": ("prompts",),
 }
 CLOSE_TIMEOUT = 6.0  # seconds to wait for a worker's own shutdown before abandoning it
+SIGN_IN_SLACK = 1.0  # seconds a sign-in is shown past its own wait (the engine ends it at that wait)
+
+# The supervisor a request is made for: set in each worker's task and each call's task. The SDK sends
+# an HTTP request in the context of the task that sent the message (its transport runs the POST, and
+# so the OAuth flow, under the sender's context; tasks it starts inherit it otherwise), so the app's
+# sign-in hooks (`runtime.signins`) know which server asks, and show the sign-in there.
+asking: ContextVar[ServerSupervisor | None] = ContextVar("asking", default=None)
 
 
 class ServerState(enum.Enum):
@@ -111,6 +120,7 @@ class ServerSupervisor(QObject):
         accepted_at: when it was accepted.
         attempt: the latest walk (live while walking); its snapshot when finished.
         lost: why the accepted session ended, while no new session replaced it.
+        sign_in: the sign-in this server waits for a person to finish in the browser, or None.
         log: the server's stderr across its sessions, bounded (and our own tracebacks).
         call_drain: seconds a replaced session waits for its calls before closing.
         consent: says whether the user agreed to run this server's command (None: no question).
@@ -129,6 +139,10 @@ class ServerSupervisor(QObject):
         call_progress(object, float, object, object): a progress notification for a call
             (CallTicket, progress, total or None, message or None).
         log_appended(str): a stderr line from the server.
+        sign_in_changed(): `sign_in` changed: a sign-in began waiting, or ended (finished, cancelled,
+            timed out, or its session went away).
+        sign_in_noticed(str): words about a sign-in a person should know, no failure (a refused
+            refresh, a keyring that cannot keep it); also in the log.
     """
 
     state_changed = Signal()
@@ -140,6 +154,8 @@ class ServerSupervisor(QObject):
     call_finished = Signal(object, object)
     call_progress = Signal(object, float, object, object)
     log_appended = Signal(str)
+    sign_in_changed = Signal()
+    sign_in_noticed = Signal(str)
 
     def __init__(
         self,
@@ -161,6 +177,7 @@ class ServerSupervisor(QObject):
         self.log = ServerLog(on_line=self.log_appended.emit)
         self.call_drain = limits.request_timeout
         self.changes_heard = 0  # list-changed notifications heard, on any session (for the curious and for tests)
+        self.sign_in: SignIn | None = None
         self._registry = registry
         self._judge = judge
         self._active: SessionWorker | None = None
@@ -270,6 +287,57 @@ class ServerSupervisor(QObject):
         self._tasks[ticket].add_done_callback(lambda task: self._report_cancelled(ticket) if task.cancelled() else None)
         return ticket
 
+    def cancel_sign_in(self) -> bool:
+        """Stop waiting for the person to sign in: the request that asked fails as an `auth` error
+        (step authorization, cause cancelled). False if no sign-in waits."""
+        sign_in = self.sign_in
+        if sign_in is None or sign_in.cancelled:
+            return False
+        sign_in.cancel()
+        return True
+
+    def drop_session(self, error: ErrorInfo) -> bool:
+        """Close the active session now (its sign-in was forgotten: it must not use or renew the tokens it
+        holds); the catalog stays, `lost` says why. False if no session is live."""
+        worker = self._active
+        if worker is None or self._closing:
+            return False
+        self._active = None
+        worker.stop()
+        self.lost = error
+        if not self.busy:
+            self._set_state(ServerState.LOST)
+        self.session_lost.emit(error)
+        return True
+
+    # -- what the app's sign-in hooks report (`runtime.signins`), in this server's worker tasks ----------
+    def show_sign_in(self, sign_in: SignIn) -> None:
+        """A request of this server's met a 401 and the engine asks a person to sign in: `sign_in` waits.
+
+        It is shown until it ends: the browser came back, it was cancelled, its wait ran out,
+        or the task that asked ended (a cancelled walk, a closed session).
+        """
+        self.sign_in = sign_in
+        self.sign_in_changed.emit()
+        self._start(object(), self._follow_sign_in(sign_in, asyncio.current_task()))  # SignIn is unhashable
+
+    def hear_sign_in_notice(self, words: str) -> None:
+        self.log.append(f"[mcp-catalog-inspector] sign-in: {words}")
+        self.sign_in_noticed.emit(words)
+
+    async def _follow_sign_in(self, sign_in: SignIn, asker: asyncio.Future[Any] | None) -> None:
+        # TODO(engine): `SignIn` has no public way to wait for its end; its wake event is the one
+        # the engine's own wait uses (set by the redirect and by cancel()).
+        woken = asyncio.ensure_future(sign_in._wake.wait())
+        waits: set[asyncio.Future[Any]] = {woken} if asker is None else {woken, asker}
+        try:
+            await asyncio.wait(waits, timeout=sign_in.seconds + SIGN_IN_SLACK, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            woken.cancel()
+            if self.sign_in is sign_in:
+                self.sign_in = None
+                self.sign_in_changed.emit()
+
     def _report_cancelled(self, ticket: CallTicket) -> None:
         if ticket in self._cancelled:
             self._cancelled.discard(ticket)
@@ -282,6 +350,8 @@ class ServerSupervisor(QObject):
         `quick` (quitting): servers get no grace period to leave on their own.
         """
         self._closing = True
+        if self.sign_in is not None:
+            self.sign_in.cancel()  # nobody is left to finish it: its listener closes at once
         for owner in list(self._tasks):
             if isinstance(owner, SessionWorker):
                 owner.stop(quick=quick)
@@ -303,12 +373,14 @@ class ServerSupervisor(QObject):
         task.add_done_callback(lambda _task: self._tasks.pop(owner, None))
 
     async def _run_worker(self, worker: SessionWorker) -> None:
+        asking.set(self)  # this task's own context: the SDK's tasks under it inherit it
         try:
             await worker.run(lambda snapshot: self._on_walked(worker, snapshot))
         except Exception as exc:  # the task boundary: a bug anywhere below still reports back
             self._on_crashed(worker, exc)
 
     async def _run_call(self, ticket: CallTicket, worker: SessionWorker, connection: Connection, snapshot: Snapshot) -> None:
+        asking.set(self)  # this task's own context: a sign-in this request needs is shown on this server
         progress = _ProgressRelay(self.call_progress, ticket)
 
         worker.call_started()

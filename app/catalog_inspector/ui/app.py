@@ -1,9 +1,14 @@
-"""Starting the desktop app: display check, configuration, the qasync loop, the main window."""
+"""Starting the desktop app: display check, configuration, the start-up window, the qasync loop, the main window.
+
+The first window is built from the configuration alone and shown at once; the
+engine is imported behind it and the main window takes its place (`ui.startup`).
+Nothing the first frame needs imports the MCP SDK: this module imports only the
+standard library at the top, Qt once a display is known to exist.
+"""
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import shutil
 import signal
@@ -13,16 +18,25 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the window and Qt are imported once a display is known to exist
-    from PySide6.QtCore import QObject
+    from PySide6.QtCore import QObject, QSettings
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
-    from catalog_inspector.core.config import Loaded
+    from catalog_inspector.core.config import EntryProblem, Loaded, ServerSpec
     from catalog_inspector.runtime import Runtime
     from catalog_inspector.ui.config_watch import ConfigWatcher
     from catalog_inspector.ui.main_window import MainWindow
+    from catalog_inspector.ui.startup import StartupWindow
 
-__all__ = ["app_icon", "display_problem", "freeze_startup_objects", "load_servers", "run_app"]
+__all__ = [
+    "app_icon",
+    "app_parser",
+    "display_problem",
+    "freeze_startup_objects",
+    "load_servers",
+    "read_servers",
+    "run_app",
+]
 
 
 def freeze_startup_objects() -> None:
@@ -73,17 +87,23 @@ def load_servers(config: Path | None, demo_state: Path):  # type: ignore[no-unty
     `--config FILE` is used as given; otherwise the user's config file; with no
     user config, the bundled demo servers. The file is only ever read.
     """
+    specs, _problems, notice = read_servers(config, demo_state)
+    return specs, notice
+
+
+def read_servers(config: Path | None, demo_state: Path) -> tuple[list[ServerSpec], list[EntryProblem], str]:
+    """`load_servers` with the entries that could not be used (the start-up window lists them too)."""
     from catalog_inspector.core.config import ConfigError, demo_servers, load_config
     from catalog_inspector.core.paths import user_config_file
 
     path = config or user_config_file()
     if config is None and not path.exists():
-        return demo_servers(demo_state), f"No configuration at {path}: showing the bundled demo servers."
+        return demo_servers(demo_state), [], f"No configuration at {path}: showing the bundled demo servers."
     try:
         loaded = load_config(path)
     except ConfigError as exc:
-        return [], f"Configuration not loaded: {exc}"
-    return loaded.specs, problems_notice(path, loaded)
+        return [], [], f"Configuration not loaded: {exc}"
+    return loaded.specs, loaded.problems, problems_notice(path, loaded)
 
 
 def problems_notice(path: Path, loaded: Loaded) -> str:
@@ -122,10 +142,21 @@ def follow_config(path: Path, runtime: Runtime, window: MainWindow) -> ConfigWat
     return watcher
 
 
-def _parse(argv: list[str]) -> argparse.Namespace:
+def app_parser() -> argparse.ArgumentParser:
+    """The app's own options (`mcp-catalog-inspector --help` lists them with the commands; a test keeps both in step)."""
     parser = argparse.ArgumentParser(prog="mcp-catalog-inspector", description="MCP Catalog Inspector (desktop app)")
     parser.add_argument("--config", type=Path, help="an mcpServers JSON file to use instead of the user's")
-    return parser.parse_args(argv)
+    parser.add_argument(
+        "--self-test",
+        action="store_true",
+        help="start offscreen in a throwaway home, walk a bundled demo server, make one test call, "
+        "exit 0 if every step passed (the bundle's smoke test)",
+    )
+    return parser
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    return app_parser().parse_args(argv)
 
 
 def _install_sigterm(app: object, on_term: object) -> object:
@@ -151,7 +182,24 @@ def _install_sigterm(app: object, on_term: object) -> object:
     return (notifier, reader, writer)
 
 
-def _guard_quit(app: QApplication, window: MainWindow) -> QObject:
+def _demo_state() -> Path:
+    """A fixed place, emptied at each start: the demo servers keep one identity (and history) across runs."""
+    from catalog_inspector.core.paths import cache_dir
+
+    return cache_dir() / "demo-state"
+
+
+class _Front:
+    """The window that quitting acts on: the start-up window, then the main window in its place."""
+
+    def __init__(self, window: StartupWindow | MainWindow) -> None:
+        self.window = window
+
+    def close(self) -> None:
+        self.window.close()
+
+
+def _guard_quit(app: QApplication, front: _Front) -> QObject:
     """Make every way of quitting (QApplication.quit(), the Dock's Quit, a session ending) close the window.
 
     Closing the window is what runs the shutdown (every session closed, every
@@ -161,9 +209,9 @@ def _guard_quit(app: QApplication, window: MainWindow) -> QObject:
 
     class QuitGuard(QObject):
         def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-            if event.type() == QEvent.Type.Quit and not window.finished:
+            if event.type() == QEvent.Type.Quit and not front.window.finished:
                 event.ignore()
-                window.close()
+                front.close()
                 return True  # swallowed: the window emits `closed` once everything is shut down
             return False
 
@@ -173,24 +221,29 @@ def _guard_quit(app: QApplication, window: MainWindow) -> QObject:
 
 
 def run_app(argv: list[str]) -> int:
+    """The app: the start-up window at once, the main window in its place once the engine is imported."""
     args = _parse(argv)
+    if args.self_test:
+        from catalog_inspector.ui.self_test import isolated_home
+
+        if args.config is not None:
+            print("mcp-catalog-inspector: --self-test uses the bundled demo servers, not --config", file=sys.stderr)
+            return 2
+        with isolated_home():
+            return _run(args)
+    return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     problem = display_problem()
     if problem is not None:
         print(problem, file=sys.stderr)
         return 1
-    import qasync
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from catalog_inspector.core.call_store import CallStore
-    from catalog_inspector.core.config import Limits, demo_servers
-    from catalog_inspector.core.consent import LaunchConsent
-    from catalog_inspector.core.history import DEFAULT_KEEP, History
-    from catalog_inspector.core.paths import APP_NAME, cache_dir, calls_dir, consent_file, history_dir, user_config_file
-    from catalog_inspector.core.processes import ProcessRegistry
-    from catalog_inspector.runtime import Offload, Runtime
-    from catalog_inspector.ui.loop import adopt_asyncgen_hooks
-    from catalog_inspector.ui.main_window import MainWindow
+    from catalog_inspector.core.paths import APP_NAME
+    from catalog_inspector.ui.startup import StartupWindow, load_engine
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
     assert isinstance(app, QApplication)
@@ -199,38 +252,97 @@ def run_app(argv: list[str]) -> int:
     app.setWindowIcon(app_icon())
     app.setDesktopFileName(APP_NAME)  # Wayland: names the installed .desktop entry, where the shell takes the icon
     app.setQuitOnLastWindowClosed(False)  # we quit once every session is closed
+    demo_state = _demo_state()
+    shutil.rmtree(demo_state, ignore_errors=True)
+    demo_state.mkdir(parents=True, exist_ok=True)
+    specs, problems, notice = read_servers(args.config, demo_state)
+    settings = QSettings(APP_NAME, "app")
+    startup = StartupWindow(specs, problems, notice, settings)
+    if args.self_test:
+        from catalog_inspector.ui.self_test import process_age_ms
+
+        painted: list[float | None] = []
+        startup.painted.connect(lambda: painted.append(process_age_ms()))
+        args.first_paint = painted
+    front = _Front(startup)
+    keep = (_install_sigterm(app, front.close), _guard_quit(app, front))
+    startup.show()
+    try:
+        if not load_engine(startup):  # closed, or asked to quit, before the engine was there: nothing was started
+            return 0
+        return _run_main_window(app, args, specs, notice, settings, startup, front)
+    finally:
+        del keep
+
+
+def _run_main_window(
+    app: QApplication,
+    args: argparse.Namespace,
+    specs: list[ServerSpec],
+    notice: str,
+    settings: QSettings,
+    startup: StartupWindow,
+    front: _Front,
+) -> int:
+    """Build the runtime and the main window in the start-up window's place; run until the window has closed."""
+    import asyncio
+
+    import qasync
+
+    from catalog_inspector.core.call_store import CallStore
+    from catalog_inspector.core.config import Limits, demo_servers
+    from catalog_inspector.core.consent import LaunchConsent
+    from catalog_inspector.core.history import DEFAULT_KEEP, History
+    from catalog_inspector.core.paths import cache_dir, calls_dir, consent_file, history_dir, user_config_file
+    from catalog_inspector.core.processes import ProcessRegistry
+    from catalog_inspector.runtime import Offload, Runtime
+    from catalog_inspector.ui.loop import adopt_asyncgen_hooks, use_thread_pool
+    from catalog_inspector.ui.main_window import MainWindow
+    from catalog_inspector.ui.startup import probe_states
+
     offload = Offload()
     registry = ProcessRegistry(cache_dir() / "sessions", submit=offload.submit)
     swept = registry.sweep()
-    # A fixed place, emptied at each start: the demo servers keep one identity (and history) across runs.
-    demo_state = cache_dir() / "demo-state"
-    shutil.rmtree(demo_state, ignore_errors=True)
-    demo_state.mkdir(parents=True, exist_ok=True)
-    specs, notice = load_servers(args.config, demo_state)
     if swept:
         notice = (notice + "\n" if notice else "") + f"Stopped {len(swept)} server process(es) left by an earlier run."
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     adopt_asyncgen_hooks(loop)
-    settings = QSettings(APP_NAME, "app")
+    use_thread_pool(loop)
     history = History(history_dir(), keep_setting(settings.value("history/keep"), DEFAULT_KEEP))
     consent = LaunchConsent(consent_file())
-    for spec in demo_servers(demo_state):
+    for spec in demo_servers(_demo_state()):
         consent.trust(spec)  # the bundled demo servers are this app's own code
     runtime = Runtime(specs, Limits(), registry, offload, history, CallStore(calls_dir()), consent)
     runtime.calls.load_all()
     window = MainWindow(runtime, settings, notice)
     follow_config(args.config or user_config_file(), runtime, window)
+    picked = startup.picked
+    if picked is not None:  # chosen in the start-up window while the engine loaded
+        window.select_server(picked)
     closed = loop.create_future()
     window.closed.connect(lambda: closed.done() or closed.set_result(None))
-    keep = (_install_sigterm(app, window.close), _guard_quit(app, window))
-    window.show()
+    front.window = window
+    startup.hand_over(window)
+    probe_states(runtime)
+    passed: list[bool] = []
+    if args.self_test:
+        from catalog_inspector.ui.self_test import run_self_test
+
+        async def self_test() -> None:
+            shown = args.first_paint[0] if args.first_paint else None
+            passed.append(await run_self_test(window, shown))
+            window.close()
+
+        loop.create_task(self_test())
     freeze_startup_objects()
     try:
         with loop:
             loop.run_until_complete(closed)
             loop.run_until_complete(loop.shutdown_asyncgens())
     finally:
-        del keep
         registry.kill_all()
+    if args.self_test:
+        print("self-test passed" if passed == [True] else "self-test FAILED", flush=True)
+        return 0 if passed == [True] else 1
     return 0

@@ -30,9 +30,11 @@ from PySide6.QtWidgets import (
 
 from catalog_inspector.core.config import ConfigError, EntryProblem
 from catalog_inspector.core.config_store import ConfigStore
+from catalog_inspector.core.export import Which, export_file_name, export_note
 from catalog_inspector.core.history import Entry
 from catalog_inspector.core.lint import lint_words
 from catalog_inspector.core.lists import LIST_KINDS, LIST_NAMES
+from catalog_inspector.core.snapshot import Snapshot
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import Runtime, ServerSupervisor
 from catalog_inspector.runtime.tracker import Comparison
@@ -41,18 +43,20 @@ from catalog_inspector.ui.import_dialog import ImportDialog
 from catalog_inspector.ui.models.server_list import ServerListModel
 from catalog_inspector.ui.presenter import Banner, ServerPresenter
 from catalog_inspector.ui.server_dialog import ServerDialog
+from catalog_inspector.ui.signin import link_text
 from catalog_inspector.ui.widgets.call_panel import CallPanel
 from catalog_inspector.ui.widgets.checks_pane import ChecksPane
 from catalog_inspector.ui.widgets.drift_pane import DriftPane
 from catalog_inspector.ui.widgets.duplicates_pane import DuplicatesPane
-from catalog_inspector.ui.widgets.labels import plain_label
+from catalog_inspector.ui.widgets.labels import ElidedLabel, plain_label
 from catalog_inspector.ui.widgets.list_pane import ListPane
 from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
+from catalog_inspector.ui.widgets.sign_in import open_in_browser
 from catalog_inspector.ui.widgets.status_banner import StatusBanner
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
 from catalog_inspector.ui.widgets.tools_pane import ToolsPane
 
-__all__ = ["MainWindow"]
+__all__ = ["MainWindow", "export_choices"]
 
 LOG_LINES = 5000
 OTHER_LISTS = tuple(name for name in LIST_NAMES if name != "tools")
@@ -65,9 +69,23 @@ _PRESENTER_SIGNALS = (
     "walks_changed",
     "drift_changed",
     "pages_added",
+    "details_changed",
     "log_line",
     "status_message",
 )
+
+
+def export_choices(supervisor: ServerSupervisor | None) -> dict[Which, Snapshot]:
+    """What can be exported for a server: its accepted catalog, and its latest attempt when that was not accepted."""
+    if supervisor is None:
+        return {}
+    choices: dict[Which, Snapshot] = {}
+    if supervisor.accepted is not None:
+        choices["accepted"] = supervisor.accepted
+    attempt = supervisor.attempt.snapshot if supervisor.attempt is not None else None
+    if attempt is not None and attempt is not supervisor.accepted:
+        choices["attempt"] = attempt
+    return choices
 
 
 class MainWindow(QMainWindow):
@@ -88,13 +106,16 @@ class MainWindow(QMainWindow):
         self.setWindowTitle("MCP Catalog Inspector")
         self.runtime = runtime
         self.settings = settings
-        self.presenters = {s.spec.name: ServerPresenter(s, self, runtime.tracker) for s in runtime.supervisors}
+        self.presenters = {
+            s.spec.name: ServerPresenter(s, self, runtime.tracker, runtime.signins) for s in runtime.supervisors
+        }
         self._presenter: ServerPresenter | None = None
         self._store: ConfigStore | None = None
         self._problem: EntryProblem | None = None  # the selected row is an entry that could not be used
         self._reload: Callable[[], None] | None = None
         self._shutting_down = False
         self.finished = False
+        self._filters: dict[str, str] = {}  # the tool filter's text, per server
         self._build(notice)
         runtime.shutdown_finished.connect(self._on_runtime_shutdown_finished)
         runtime.servers_changed.connect(self._on_runtime_servers_changed)
@@ -104,6 +125,7 @@ class MainWindow(QMainWindow):
         runtime.tracker.failed.connect(self._on_tracker_failed)
         runtime.calls.catalog_linted.connect(self._on_calls_catalog_linted)
         runtime.calls.failed.connect(self._on_tracker_failed)
+        runtime.signins.sign_in_started.connect(self._on_signins_sign_in_started)
         self._restore()
 
     # -- construction ---------------------------------------------------------
@@ -126,12 +148,13 @@ class MainWindow(QMainWindow):
         side.addWidget(self.notice)
         side.addWidget(self.server_list)
 
-        self.title = plain_label("serverTitle", self, wrap=False)
+
+        self.title = ElidedLabel("serverTitle", self)
         font = self.title.font()
         font.setPointSize(font.pointSize() + 3)
         font.setBold(True)
         self.title.setFont(font)
-        self.catalog_label = plain_label("catalogLabel", self, wrap=False)
+        self.catalog_label = ElidedLabel("catalogLabel", self)
         self.refresh_button = QPushButton("Refresh", self)
         self.refresh_button.setObjectName("refreshButton")
         self.refresh_button.setToolTip("Walk the catalog again from the first page (F5)")
@@ -152,9 +175,12 @@ class MainWindow(QMainWindow):
 
         self.banner = StatusBanner(self)
         self.banner.retry_clicked.connect(self._on_banner_retry_clicked)
+        self.banner.sign_in.cancel_clicked.connect(self._on_sign_in_cancel_clicked)
+        self.banner.sign_in.opened.connect(self._on_sign_in_opened)
         self.tools_pane = ToolsPane(self)
         # The rows a big catalog plans are kept out of the cycle collector's sight as they are made.
         self.tools_pane.rows_planned.connect(self.runtime.collector.items_arrived)
+        self.tools_pane.filter.textChanged.connect(self._on_tool_filter_text_changed)
         self.list_panes = {name: ListPane(name, self) for name in OTHER_LISTS}
         self.server_info = plain_text_view("serverInfo", self)
         self.server_log = plain_text_view("serverLog", self)
@@ -202,17 +228,21 @@ class MainWindow(QMainWindow):
 
     def _build_menu(self) -> None:
         menu = self.menuBar().addMenu("&File")
-        for text, shortcut, slot in (
-            ("&Refresh", QKeySequence(Qt.Key.Key_F5), self.refresh),
-            ("&Cancel walk", QKeySequence(Qt.Key.Key_Escape), self.cancel),
-            ("&Export snapshot…", QKeySequence("Ctrl+E"), self._on_export_triggered),
-            ("&Quit", QKeySequence("Ctrl+Q"), self.close),
+        self.file_actions: dict[str, QAction] = {}
+        for key, text, shortcut, slot in (
+            ("refresh", "&Refresh", QKeySequence(Qt.Key.Key_F5), self.refresh),
+            ("cancel", "&Cancel walk", QKeySequence(Qt.Key.Key_Escape), self.cancel),
+            ("export", "&Export snapshot…", QKeySequence("Ctrl+E"), self._on_export_triggered),
+            ("quit", "&Quit", QKeySequence("Ctrl+Q"), self.close),
         ):
             action = QAction(text, self)
+            action.setObjectName(f"fileAction:{key}")
             action.setShortcut(shortcut)
             action.triggered.connect(slot)
             menu.addAction(action)
             self.addAction(action)
+            self.file_actions[key] = action
+        self._update_file_actions()
         servers = self.menuBar().addMenu("&Servers")
         self.server_actions: dict[str, QAction] = {}
         entries: tuple[tuple[str, str, Callable[[], object]], ...] = (
@@ -222,6 +252,7 @@ class MainWindow(QMainWindow):
             ("duplicate", "&Duplicate server", self.duplicate_server),
             ("disable", "Disable / &enable server", self.toggle_server_disabled),
             ("remove", "&Remove server…", self.remove_server),
+            ("signout", "Sign &out", self.sign_out),
         )
         for key, text, handler in entries:
             action = QAction(text, self)
@@ -267,31 +298,113 @@ class MainWindow(QMainWindow):
         if self._presenter is not None:
             self._presenter.cancel()
 
-    def export_snapshot(self, path: Path | None = None) -> bool:
-        """Write the accepted snapshot (else the latest attempt's) as `mcp-catalog-snapshot/1` JSON.
+    def sign_out(self) -> bool:
+        """Servers ▸ Sign out: forget the selected server's tokens and client registration (the status bar says
+        when it is done); the next walk asks for a sign-in. False if there was no kept sign-in to forget."""
+        return self._presenter is not None and self._presenter.sign_out()
 
-        The file is written off the GUI thread; the status bar (and `Runtime.exported`)
-        says how it went. False if there was nothing to export or no file was chosen.
+    def _on_sign_in_cancel_clicked(self) -> None:
+        if self._presenter is not None:
+            self._presenter.cancel_sign_in()
+
+    def _on_sign_in_opened(self, opened: bool) -> None:
+        if not opened:
+            self.statusBar().showMessage("No browser could be opened: copy the link into one on this machine.", 8000)
+
+    def _on_signins_sign_in_started(self, name: str) -> None:
+        """A server asks for a sign-in: the system browser is opened at its link once, whichever server it is."""
+        supervisor = self.runtime.supervisor(name)
+        sign_in = supervisor.sign_in if supervisor is not None else None
+        if sign_in is None:
+            return
+        opened = open_in_browser(link_text(sign_in.url))
+        shown = visible(name, 120)
+        where = "" if supervisor is self.current else f" (select {shown} to see its link)"
+        done = "your browser was opened at its sign-in page" if opened else "no browser could be opened; copy the link"
+        self.statusBar().showMessage(f"{shown} asks you to sign in: {done}{where}.")
+
+    def export_snapshot(self, path: Path | None = None, which: Which | None = None) -> bool:
+        """Write the selected server's catalog as `mcp-catalog-snapshot/1` JSON, saying in the file which it is.
+
+        `which` is "accepted" (the catalog of record) or "attempt" (the latest walk, when it
+        was not accepted). None: the only one there is; when the latest refresh was rejected
+        while a catalog stays accepted, the `exportChoice` question asks which (and the export
+        goes on once it is answered). The file is written off the GUI thread; the status bar
+        (and `Runtime.exported`) says how it went. False if there was nothing to export, no
+        file was chosen, or `which` names nothing there is.
         """
-        supervisor = self.current
-        snapshot = None
-        if supervisor is not None:
-            attempt = supervisor.attempt.snapshot if supervisor.attempt is not None else None
-            snapshot = supervisor.accepted or attempt
-        if snapshot is None:
+        choices = export_choices(self.current)
+        if not choices:
             self.statusBar().showMessage("Nothing to export yet.", STATUS_MS)
             return False
+        if which is None and len(choices) > 1:
+            self._ask_which_export(path)
+            return True
+        chosen_which: Which = which if which is not None else next(iter(choices))
+        snapshot = choices.get(chosen_which)
+        supervisor = self.current
+        if snapshot is None or supervisor is None:
+            return False
         if path is None:
-            chosen, _ = QFileDialog.getSaveFileName(self, "Export snapshot", "snapshot.json", "JSON (*.json)")
+            folder = self.settings.value("export/folder")
+            start = Path(folder) if isinstance(folder, str) and Path(folder).is_dir() else Path.home()
+            suggested = start / export_file_name(supervisor.spec.name, snapshot, chosen_which)
+            chosen, _ = QFileDialog.getSaveFileName(self, "Export snapshot", str(suggested), "JSON (*.json)")
             if not chosen:
                 return False
             path = Path(chosen)
+            self.settings.setValue("export/folder", str(path.parent))
         self.statusBar().showMessage(f"Writing {path}…")
-        self.runtime.export(snapshot, path)
+        self.runtime.export(snapshot, path, export_note(chosen_which, snapshot, choices.get("attempt")))
         return True
+
+    def _ask_which_export(self, path: Path | None) -> QMessageBox:
+        supervisor = self.current
+        assert supervisor is not None and supervisor.attempt is not None and supervisor.attempt.snapshot is not None
+        failed = supervisor.attempt.snapshot
+        why = visible(failed.error.message, 300) if failed.error is not None else failed.status
+        box = QMessageBox(QMessageBox.Icon.Question, "Export snapshot", "", parent=self)
+        box.setObjectName("exportChoice")
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(
+            f"The latest refresh of {visible(supervisor.spec.name, 120)} was not accepted ({why}).\n\n"
+            "Export the accepted catalog (the last good one, still shown) or the failed attempt (its pages "
+            "and error, as the walk left them)? The file says which it is."
+        )
+        accepted = box.addButton("Accepted catalog", QMessageBox.ButtonRole.AcceptRole)
+        accepted.setObjectName("exportAccepted")
+        attempt = box.addButton("Failed attempt", QMessageBox.ButtonRole.AcceptRole)
+        attempt.setObjectName("exportAttempt")
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(accepted)
+
+        def chosen() -> None:
+            clicked = box.clickedButton()
+            if clicked is accepted or clicked is attempt:
+                self.export_snapshot(path, "accepted" if clicked is accepted else "attempt")
+
+        box.finished.connect(chosen)
+        box.finished.connect(box.deleteLater)
+        box.open()
+        return box
 
     def _on_export_triggered(self) -> None:
         self.export_snapshot()
+
+    def _on_tool_filter_text_changed(self, text: str) -> None:
+        if self._presenter is not None:
+            self._filters[self._presenter.supervisor.spec.name] = text
+
+    def _update_file_actions(self) -> None:
+        """Refresh, Cancel and Export are enabled only when they can act on the selected server."""
+        presenter = self._presenter
+        can_refresh = presenter is not None and presenter.can_refresh
+        can_cancel = presenter is not None and presenter.can_cancel
+        self.file_actions["refresh"].setEnabled(can_refresh)
+        self.file_actions["cancel"].setEnabled(can_cancel)
+        self.file_actions["export"].setEnabled(bool(export_choices(self.current)))
+        self.refresh_button.setEnabled(can_refresh)
+        self.cancel_button.setEnabled(can_cancel)
 
     # -- binding to the selected server ---------------------------------------
     def _on_server_list_selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
@@ -318,7 +431,7 @@ class MainWindow(QMainWindow):
         self.refresh_button.setEnabled(False)
         self.cancel_button.setEnabled(False)
         fixable = self._entry(problem.name) is not None
-        text = f"This entry cannot be used: {visible(problem.message, 1000)}"
+        text = f"This entry cannot be used\n{visible(problem.message, 1000)}"
         self.banner.show_banner(Banner("entry", text, "Edit…" if fixable else "", fixable))
         self._update_server_actions()
 
@@ -334,7 +447,7 @@ class MainWindow(QMainWindow):
                 presenter.deleteLater()
         for name, supervisor in alive.items():
             if name not in self.presenters:
-                self.presenters[name] = ServerPresenter(supervisor, self, self.runtime.tracker)
+                self.presenters[name] = ServerPresenter(supervisor, self, self.runtime.tracker, self.runtime.signins)
         if not (selected is not None and self.select_server(selected)) and alive:
             self.select_server(next(iter(alive)))
         if not alive:
@@ -350,7 +463,9 @@ class MainWindow(QMainWindow):
         if old is not None:
             for name in _PRESENTER_SIGNALS:
                 getattr(old, name).disconnect(getattr(self, f"_on_presenter_{name}"))
+            old.header_changed.disconnect(self._update_file_actions)
         self._presenter = None
+        self._update_file_actions()
 
     # -- managing the configured servers ---------------------------------------
     def manage_config(self, store: ConfigStore, reload: Callable[[], None]) -> None:
@@ -382,6 +497,12 @@ class MainWindow(QMainWindow):
         self.server_actions["import"].setEnabled(has_file)
         for key in ("edit", "duplicate", "disable", "remove"):
             self.server_actions[key].setEnabled(in_file)
+        self._update_sign_out_action()
+
+    def _update_sign_out_action(self) -> None:
+        """Sign out: only for an HTTP or SSE server with a kept sign-in, while no walk runs."""
+        presenter = getattr(self, "_presenter", None)
+        self.server_actions["signout"].setEnabled(presenter is not None and presenter.can_sign_out)
 
     def _save(self, change: Callable[[ConfigStore], object]) -> bool:
         assert self._store is not None
@@ -489,6 +610,9 @@ class MainWindow(QMainWindow):
         self._update_server_actions()
         for name in _PRESENTER_SIGNALS:
             getattr(presenter, name).connect(getattr(self, f"_on_presenter_{name}"))
+        presenter.header_changed.connect(self._update_file_actions)
+        # Each server keeps its own filter: another server's text would hide its tools with no word why.
+        self.tools_pane.filter.setText(self._filters.get(presenter.supervisor.spec.name, ""))
         self._log_batch.clear()
         self.call_panel.set_server(presenter.supervisor)
         for pane in self.list_panes.values():
@@ -497,6 +621,7 @@ class MainWindow(QMainWindow):
         self.server_log.setPlainText(presenter.log_text())
         self.statusBar().clearMessage()
         self._on_presenter_header_changed()
+        self._update_file_actions()
         self._on_presenter_banner_changed()
         self._on_presenter_catalog_changed()
         self._on_presenter_walks_changed()
@@ -512,6 +637,7 @@ class MainWindow(QMainWindow):
         self.catalog_label.setText(presenter.subtitle)
         self.refresh_button.setEnabled(presenter.can_refresh)
         self.cancel_button.setEnabled(presenter.can_cancel)
+        self._update_sign_out_action()
 
     def _on_presenter_banner_changed(self) -> None:
         if self._presenter is not None:
@@ -555,6 +681,12 @@ class MainWindow(QMainWindow):
         report = presenter.report
         alarm = report is not None and report.alarm
         self.tabs.setTabText(self.tabs.indexOf(self.drift_pane), "Drift ⚠" if alarm else "Drift")
+
+    def _on_presenter_details_changed(self) -> None:
+        presenter = self._presenter
+        if presenter is not None:
+            set_capped_text(self.server_info, presenter.server_text())
+            self._update_sign_out_action()
 
     def _on_presenter_pages_added(self, list_name: str) -> None:
         self._timeline(list_name).pages_added()

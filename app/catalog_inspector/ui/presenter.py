@@ -8,6 +8,7 @@ offers refer to the runtime's own page sequences (no copies).
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -15,34 +16,62 @@ from typing import Literal
 
 from PySide6.QtCore import QObject, Signal
 
+from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.consent import launch_words
 from catalog_inspector.core.drift import DriftReport, Duplicate, FirstPage, duplicates_of
-from catalog_inspector.core.errors import ErrorInfo, ErrorKind, stderr_lines
+from catalog_inspector.core.errors import (
+    AUTH_STEPS,
+    ErrorInfo,
+    ErrorKind,
+    auth_step,
+    reason,
+    stderr_lines,
+    transport_hint,
+)
 from catalog_inspector.core.history import Entry
 from catalog_inspector.core.lists import LIST_KINDS
+from catalog_inspector.core.redact import redacted_args, redacted_url
 from catalog_inspector.core.snapshot import PageRecord, Snapshot
 from catalog_inspector.core.stdio import environment_names
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import ServerState, ServerSupervisor
+from catalog_inspector.runtime.signins import SignInDesk
 from catalog_inspector.runtime.tracker import DriftTracker
+from catalog_inspector.ui.signin import grant_lines, link_text, sign_in_text
 
-__all__ = ["Banner", "ServerPresenter", "Walk", "describe_failure", "server_words"]
+__all__ = ["Banner", "ServerPresenter", "Walk", "command_line", "describe_failure", "detail_line", "server_words"]
 
 MESSAGE_LIMIT = 600
 STDERR_WIDTH = 200
+COMMAND_LIMIT = 2000  # the subtitle is cut to the window's width; its tooltip shows this much
+TRANSPORT_WORDS = {"stdio": "stdio", "http": "Streamable HTTP", "sse": "legacy SSE"}
 
-BannerKind = Literal["none", "failure", "stale", "lost", "drift", "consent", "entry"]
+BannerKind = Literal["none", "failure", "stale", "lost", "drift", "consent", "entry", "signin"]
 
 
 @dataclass(frozen=True)
 class Banner:
-    """The status banner's content: hidden (`none`), or a text with one button."""
+    """The status banner's content: hidden (`none`), or a text with one button.
+
+    `text` is the whole message, one fact per line: the first line is the title, the
+    second the detail the banner shows beneath it (both cut to its width); the lines
+    after those are shown when the user asks for the whole message.
+    """
 
     kind: BannerKind = "none"
     text: str = ""
     button: str = ""
     button_enabled: bool = False
     error_kind: str | None = None  # the ErrorKind behind a failure or a lost session
+    url: str = ""  # `signin`: the authorization URL, as shown, copied and opened (`ui.signin.link_text`)
+
+    @property
+    def title(self) -> str:
+        return self.text.partition("\n")[0]
+
+    @property
+    def detail(self) -> str:
+        return self.text.partition("\n")[2].partition("\n")[0]
 
 
 @dataclass(frozen=True)
@@ -61,8 +90,20 @@ def server_words(error: ErrorInfo) -> str:
     return "The server's last words:\n" + "\n".join(lines) if lines else ""
 
 
+def detail_line(error: ErrorInfo) -> str:
+    """The line under a heading: what to try, if anything, then what happened in words the heading has not said.
+
+    The advice comes first: when the line is cut to a narrow banner, it is what stays. A sign-in's
+    failure names its step in the heading (`describe_failure`): the line is its cause.
+    """
+    text = visible(error.message if auth_step(error) else reason(error), MESSAGE_LIMIT)
+    hint = transport_hint(error, app=True)
+    return f"{hint}: {text}" if hint else text
+
+
 def describe_failure(error: ErrorInfo, status: str) -> str:
-    """One paragraph a person can act on: kind, where, JSON-RPC code, the message, the server's last words."""
+    """What a person can act on, one fact per line: the title (verdict, kind, where, JSON-RPC code),
+    the reason, where the traceback is, the server's last words."""
     verdict = "Rejected" if status == "rejected" else "Failed"
     kind = LIST_KINDS.get(error.list_name or "tools", LIST_KINDS["tools"])
     where = ""
@@ -71,11 +112,28 @@ def describe_failure(error: ErrorInfo, status: str) -> str:
     elif error.list_name and error.list_name != "tools":
         where = f" while listing {kind.plural}"
     code = f" (JSON-RPC error {error.code})" if error.code is not None else ""
-    text = f"{verdict}: {error.kind.heading}{where}{code}. {visible(error.message, MESSAGE_LIMIT)}"
+    step = auth_step(error)
+    if step is not None:
+        where = f" at the {step} step ({AUTH_STEPS[step]})"
+    lines = [f"{verdict}: {error.kind.heading}{where}{code}", detail_line(error)]
+    cause = error.details.get("cause") if step is not None else None
+    if isinstance(cause, str):
+        lines.append(f"Cause: {visible(cause, 64)} (the word scripts see in the error's details).")
     if error.details.get("traceback"):
-        text += " (the traceback is in the Server & log tab)"
+        lines.append("The traceback is in the Server & log tab.")
     words = server_words(error)
-    return f"{text}\n{words}" if words else text
+    if words:
+        lines.append(words)
+    return "\n".join(lines)
+
+
+def command_line(spec: ServerSpec) -> str:
+    """How the server is reached, as one would type it: a shell-quoted command line, or the URL; no secrets."""
+    if spec.transport == "stdio":
+        target = shlex.join([spec.command, *redacted_args(spec.args)])
+    else:
+        target = redacted_url(spec.url)
+    return visible(f"{TRANSPORT_WORDS.get(spec.transport, spec.transport)}: {target}", COMMAND_LIMIT)
 
 
 def _clock(moment: datetime | None) -> str:
@@ -95,6 +153,7 @@ class ServerPresenter(QObject):
         walks_changed(): the walks the timelines offer changed.
         drift_changed(): the drift report, the approval check or the history of this server changed.
         pages_added(str): the live walk of this list (name) has new pages in its sequence.
+        details_changed(): the server details (`server_text`) or whether it can sign out changed.
         log_line(str): a line for the server log (already made visible).
         status_message(str): passing news for the status bar ("" clears it).
     """
@@ -105,15 +164,24 @@ class ServerPresenter(QObject):
     walks_changed = Signal()
     drift_changed = Signal()
     pages_added = Signal(str)
+    details_changed = Signal()
     log_line = Signal(str)
     status_message = Signal(str)
 
     def __init__(
-        self, supervisor: ServerSupervisor, parent: QObject | None = None, tracker: DriftTracker | None = None
+        self,
+        supervisor: ServerSupervisor,
+        parent: QObject | None = None,
+        tracker: DriftTracker | None = None,
+        signins: SignInDesk | None = None,
     ) -> None:
         super().__init__(parent)
         self.supervisor = supervisor
         self.tracker = tracker
+        self.signins = signins
+        if signins is not None:
+            signins.grant_changed.connect(self._on_signins_grant_changed)
+            signins.signed_out.connect(self._on_signins_signed_out)
         self._duplicates: tuple[Snapshot | None, list[Duplicate]] = (None, [])
         if tracker is not None:
             tracker.report_ready.connect(self._on_tracker_report_ready)
@@ -127,6 +195,8 @@ class ServerPresenter(QObject):
         supervisor.catalog_accepted.connect(self._on_supervisor_catalog_accepted)
         supervisor.session_lost.connect(self._on_supervisor_session_lost)  # also while a walk runs
         supervisor.log_appended.connect(self._on_supervisor_log_appended)
+        supervisor.sign_in_changed.connect(self._on_supervisor_sign_in_changed)
+        supervisor.sign_in_noticed.connect(self._on_supervisor_sign_in_noticed)
 
     # -- what the window shows ----------------------------------------------
     @property
@@ -139,9 +209,14 @@ class ServerPresenter(QObject):
         accepted = current.accepted
         state = current.state.value
         if accepted is None:
-            return f"{visible(current.spec.describe(), 300)} — {state}; no catalog accepted yet"
+            # The state first: the command is what gets cut when the window is narrow.
+            return f"{state.capitalize()}, no catalog accepted yet · {command_line(current.spec)}"
         count = len(accepted.tools.items)
-        head = "Catalog" if current.state in (ServerState.READY, ServerState.WALKING, ServerState.CONNECTING) else "Last good catalog"
+        head = (
+            "Catalog"
+            if current.state in (ServerState.READY, ServerState.WALKING, ServerState.CONNECTING)
+            else "Last good catalog"
+        )
         version = accepted.server.get("protocol_version") or "?"
         tools = f"{count:,} tool{'s' if count != 1 else ''}"
         return f"{head}: {tools}, taken at {_clock(current.accepted_at)} · protocol {version} · {current.spec.transport} · {state}"
@@ -162,6 +237,11 @@ class ServerPresenter(QObject):
         current = self.supervisor
         attempt = current.attempt
         retry_enabled = not current.busy
+        sign_in = current.sign_in
+        if sign_in is not None and not sign_in.cancelled:
+            # First: a person is asked to act, and the server waits for them.
+            text = sign_in_text(current.spec.name, sign_in, walking=current.busy)
+            return Banner("signin", text, url=link_text(sign_in.url))
         if current.awaiting_consent and not current.busy:
             text = f"This server is a command that will run on your computer. Run it?\n{visible(launch_words(current.spec), 2000, keep_newlines=True)}"
             return Banner("consent", text, "Run it", True)
@@ -176,21 +256,25 @@ class ServerPresenter(QObject):
             return Banner("failure", text, "Retry", retry_enabled, str(snapshot.error.kind))
         if current.lost is not None and (current.state is ServerState.LOST or current.busy):
             error = current.lost
-            text = (
-                f"Connection lost: the session ended after its catalog was accepted. "
-                f"{visible(error.message, MESSAGE_LIMIT)}\n"
-                f"The catalog taken at {_clock(current.accepted_at)} stays on screen; no session is live."
-            )
+            lines = ["Connection lost: the session ended after its catalog was accepted", detail_line(error)]
+            if error.details.get("cause") == "signed_out":
+                lines = [
+                    "Signed out: the session that used the sign-in is closed",
+                    "Its tokens and client registration are forgotten; Reconnect walks again and asks you to sign in.",
+                ]
             words = server_words(error)
             if words:
-                text += f"\n{words}"
-            return Banner("lost", text, "Reconnect", retry_enabled, str(error.kind))
+                lines.append(words)
+            lines.append(f"The catalog taken at {_clock(current.accepted_at)} stays on screen; no session is live.")
+            return Banner("lost", "\n".join(lines), "Reconnect", retry_enabled, str(error.kind))
         if current.state is ServerState.STALE:
-            text = "The server says its catalog changed since this catalog was taken. Refresh to walk it again."
+            text = "The server says its catalog changed since this catalog was taken\nRefresh to walk it again."
             return Banner("stale", text, "Refresh", retry_enabled)
         report = self.report
         if report is not None and (report.alarm or report.after_stale):
-            return Banner("drift", report.headline(), "Show drift", True)
+            pins = report.pins.summary() if report.pins is not None else ""
+            text = report.headline(with_pins=False) + (f"\n{pins}" if pins else "")
+            return Banner("drift", text, "Show drift", True)
         return Banner()
 
     def walks(self, list_name: str) -> list[Walk]:
@@ -214,7 +298,9 @@ class ServerPresenter(QObject):
                 )
                 walks.append(Walk(f"Failed attempt at {started}: {kind}", attempt.pages_of(list_name), related=related))
         if current.accepted is not None:
-            walks.append(Walk(f"Accepted catalog ({_clock(current.accepted_at)})", current.accepted.lists[list_name].pages))
+            walks.append(
+                Walk(f"Accepted catalog ({_clock(current.accepted_at)})", current.accepted.lists[list_name].pages)
+            )
         return walks
 
     # -- drift, duplicates, reach ----------------------------------------------
@@ -290,6 +376,9 @@ class ServerPresenter(QObject):
             lines.append(f"Environment configured (values not shown): {visible(', '.join(configured) or 'none')}")
         elif current.spec.headers:
             lines.append(f"Headers sent (values not shown): {visible(', '.join(sorted(current.spec.headers)))}")
+        name = current.spec.name
+        grants = self.signins.grants if self.signins is not None else {}
+        lines += grant_lines(current.spec, grants.get(name), name in grants, current.sign_in is not None)
         if accepted is None:
             return "\n".join([*lines, "", "No catalog accepted yet."])
         server = accepted.server
@@ -316,6 +405,25 @@ class ServerPresenter(QObject):
         if not self.supervisor.cancel():
             return False
         self.status_message.emit("Walk cancelled; the shown catalog is unchanged.")
+        return True
+
+    @property
+    def can_sign_out(self) -> bool:
+        """An HTTP or SSE server with a kept sign-in, and no walk running."""
+        return self.signins is not None and self.signins.can_sign_out(self.supervisor.spec.name)
+
+    def cancel_sign_in(self) -> bool:
+        """Stop waiting for the browser: the walk (or request) that asked fails at the authorization step."""
+        if not self.supervisor.cancel_sign_in():
+            return False
+        self.status_message.emit("Sign-in cancelled.")
+        return True
+
+    def sign_out(self) -> bool:
+        """Forget the server's tokens and client registration (`status_message` says when it is done)."""
+        if self.signins is None or not self.signins.sign_out(self.supervisor.spec.name):
+            return False
+        self.status_message.emit(f"Signing out of {self.title}…")
         return True
 
     # -- following the supervisor ---------------------------------------------
@@ -363,3 +471,24 @@ class ServerPresenter(QObject):
     def _on_supervisor_log_appended(self, line: str) -> None:
         self.log_line.emit(visible(line))
 
+    def _on_supervisor_sign_in_changed(self) -> None:
+        self.banner_changed.emit()
+        self.details_changed.emit()
+
+    def _on_supervisor_sign_in_noticed(self, words: str) -> None:
+        self.status_message.emit(visible(f"{self.supervisor.spec.name}: {words}", MESSAGE_LIMIT))
+
+    def _on_signins_grant_changed(self, name: str) -> None:
+        if name == self.supervisor.spec.name:
+            self.details_changed.emit()
+
+    def _on_signins_signed_out(self, name: str, problem: str | None) -> None:
+        if name != self.supervisor.spec.name:
+            return
+        if problem is None:
+            self.status_message.emit(
+                f"Signed out of {self.title}: its tokens and client registration are forgotten; "
+                "the next walk asks you to sign in."
+            )
+        else:
+            self.status_message.emit(f"Not signed out of {self.title}: {problem}")

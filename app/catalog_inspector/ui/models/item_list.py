@@ -17,11 +17,19 @@ PREVIEW = 300
 
 
 class ItemListModel(QAbstractTableModel):
-    """Rows are wire objects; columns are (header, field) pairs chosen per list kind."""
+    """Rows are wire objects; columns are (header, field) pairs chosen per list kind.
 
-    def __init__(self, columns: Sequence[tuple[str, str]], parent: Any = None) -> None:
+    A cell is one line (the first line of its field, elided); the whole field is its tooltip.
+    `key_field` names the field that identifies a row (`Role.KEY`, `row_of`): a resource's
+    URI, a prompt's name.
+
+    Signals: only QAbstractItemModel's own.
+    """
+
+    def __init__(self, columns: Sequence[tuple[str, str]], parent: Any = None, key_field: str | None = None) -> None:
         super().__init__(parent)
         self._columns = list(columns)
+        self._key_field = key_field or self._columns[0][1]
         self._items: list[dict[str, Any]] = []
 
     def set_items(self, items: Sequence[dict[str, Any]]) -> None:
@@ -29,6 +37,15 @@ class ItemListModel(QAbstractTableModel):
         self.beginResetModel()
         self._items = [dict(i) for i in items]
         self.endResetModel()
+
+    def key_of(self, item: dict[str, Any]) -> str:
+        """The key of a row's item, as text (a server may send any JSON value there)."""
+        value = item.get(self._key_field)
+        return value if isinstance(value, str) else repr(value)
+
+    def row_of(self, key: str) -> int | None:
+        """The first row whose item has this key (linear: once per catalog, never per event of a view)."""
+        return next((row for row, item in enumerate(self._items) if self.key_of(item) == key), None)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self._items)
@@ -45,12 +62,16 @@ class ItemListModel(QAbstractTableModel):
         if not index.isValid() or not 0 <= index.row() < len(self._items):
             return None
         item = self._items[index.row()]
+        if role == Role.RAW:
+            return item
+        if role == Role.KEY:
+            return self.key_of(item)
+        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+            return None
         value = item.get(self._columns[index.column()][1])
         text = value if isinstance(value, str) else ("" if value is None else str(value))
         if role == Qt.ItemDataRole.DisplayRole:
             return visible(first_line(text, PREVIEW))
-        if role == Qt.ItemDataRole.ToolTipRole and text:
+        if text:
             return tooltip(text)
-        if role == Role.RAW:
-            return item
         return None

@@ -1,24 +1,29 @@
-"""The page timeline: one row per page of a walk, appended live."""
+"""The page timeline: one row per page of a walk, appended live; and the names one page held."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from catalog_inspector.core.errors import outcome_text
+from catalog_inspector.core.errors import ErrorKind, outcome_text
 from catalog_inspector.core.snapshot import PageRecord
 from catalog_inspector.core.text import elide, visible
 from catalog_inspector.ui.models.flat_table import FlatTableModel, Index
 from catalog_inspector.ui.models.roles import Role, tooltip
 
-__all__ = ["TimelineModel"]
+__all__ = ["Offence", "PageNamesModel", "TimelineModel", "find_offence", "outcome_words"]
 
 HEADERS = ("#", "Cursor sent", "Next cursor", "Items", "Bytes", "Latency", "Outcome")
 INDEX, CURSOR, NEXT, ITEMS, BYTES, LATENCY, OUTCOME = range(7)
 CURSOR_WIDTH = 24
+NAME_WIDTH = 300  # a name shown in the page's name list (its tooltip has more)
+OFFENDING_BACKGROUND = "#ffd9d6"  # the page (and the name) that stopped the walk
+RELATED_BACKGROUND = "#ffe8b0"  # the page (and the name) that held the first copy of a duplicated key
+
 
 def _cursor_text(cursor: str | None, first: bool) -> str:
     if cursor is None:
@@ -34,6 +39,70 @@ def _size(n: int) -> str:
     if n < 1024 * 1024:
         return f"{n / 1024:.1f} KiB"
     return f"{n / 1024 / 1024:.1f} MiB"
+
+
+def _bold() -> QFont:
+    font = QFont()
+    font.setBold(True)
+    return font
+
+
+@dataclass(frozen=True)
+class Offence:
+    """What stopped a walk on its offending page, as far as the pages themselves tell.
+
+    Attributes:
+        page: the offending page's index.
+        kind: its outcome (an `ErrorKind` value).
+        name: the duplicated key (duplicate_name), else None.
+        first_page: the page that held the key's first copy (duplicate_name), or the page the
+            repeated cursor was first sent for (cursor_repeated), else None.
+    """
+
+    page: int
+    kind: str
+    name: str | None = None
+    first_page: int | None = None
+
+
+def find_offence(pages: Sequence[PageRecord]) -> Offence | None:
+    """The offence of the first page whose outcome is not "ok", by the enumerator's own rules; None if none."""
+    row = next((row for row, page in enumerate(pages) if page.outcome != "ok"), None)
+    if row is None:
+        return None
+    page = pages[row]
+    if page.outcome == ErrorKind.DUPLICATE_NAME:
+        seen: dict[str, int] = {}
+        for earlier in pages[:row]:
+            for name in earlier.names:
+                seen.setdefault(name, earlier.index)
+        for name in page.names:
+            if name in seen:
+                return Offence(page.index, page.outcome, name, seen[name])
+            seen[name] = page.index
+    elif page.outcome == ErrorKind.CURSOR_REPEATED and page.next_cursor is not None:
+        sent = next((p.index for p in pages[: row + 1] if p.cursor == page.next_cursor), None)
+        return Offence(page.index, page.outcome, first_page=sent)
+    return Offence(page.index, page.outcome)
+
+
+def outcome_words(page: PageRecord, offence: Offence | None) -> str:
+    """The whole story of a page's outcome, for its tooltip: the kind's heading and what the pages show."""
+    if page.outcome == "ok":
+        return "ok: the page was accepted"
+    try:
+        text = ErrorKind(page.outcome).heading
+    except ValueError:
+        return page.outcome
+    if offence is None or offence.page != page.index:
+        return text
+    if offence.name is not None and offence.first_page is not None:
+        where = "earlier on the same page" if offence.first_page == page.index else f"on page {offence.first_page}"
+        return f"{text}: '{offence.name}' appears again on this page (first seen {where})"
+    if offence.kind == ErrorKind.CURSOR_REPEATED and offence.first_page is not None:
+        cursor = _cursor_text(page.next_cursor, first=False)
+        return f"{text}: this page's next cursor {cursor} was already sent for page {offence.first_page}"
+    return text
 
 
 _ROLES = frozenset(
@@ -55,6 +124,7 @@ class TimelineModel(FlatTableModel):
 
     A live walk's sequence grows in the runtime; `sync()` announces the rows
     that arrived since the last call (the panel calls it in batches).
+    The Outcome column shows the kind's few words; its tooltip and FULL_TEXT tell the whole outcome.
     """
 
     def __init__(self, parent: Any = None) -> None:
@@ -62,10 +132,16 @@ class TimelineModel(FlatTableModel):
         self._pages: Sequence[PageRecord] = ()
         self._shown = 0
         self._related: frozenset[int] = frozenset()
+        self._offence: Offence | None = None
 
     @property
     def pages(self) -> Sequence[PageRecord]:
         return self._pages[: self._shown]
+
+    @property
+    def offence(self) -> Offence | None:
+        """What stopped the shown walk, when one of its shown pages did."""
+        return self._offence
 
     def show(self, pages: Sequence[PageRecord], related: frozenset[int] = frozenset()) -> None:
         """View `pages` (kept by reference); `related` page indexes hold the first copy of a duplicated key."""
@@ -73,6 +149,7 @@ class TimelineModel(FlatTableModel):
         self._related = related
         self._pages = pages
         self._shown = len(pages)
+        self._offence = find_offence(self.pages)
         self.endResetModel()
 
     def sync(self) -> None:
@@ -82,6 +159,8 @@ class TimelineModel(FlatTableModel):
             return
         self.beginInsertRows(QModelIndex(), self._shown, count - 1)
         self._shown = count
+        if self._offence is None and self._pages[count - 1].outcome != "ok":  # a walk stops at its offender
+            self._offence = find_offence(self.pages)
         self.endInsertRows()
 
     def offending_row(self) -> int | None:
@@ -103,6 +182,9 @@ class TimelineModel(FlatTableModel):
             value = page.cursor if column == CURSOR else page.next_cursor
             text = "" if value is None else value
             return tooltip(text) if role == Qt.ItemDataRole.ToolTipRole and text else text
+        if role in (Role.FULL_TEXT, Qt.ItemDataRole.ToolTipRole) and column == OUTCOME:
+            text = outcome_words(page, self._offence)
+            return tooltip(text) if role == Qt.ItemDataRole.ToolTipRole else text
         if role == Role.FULL_TEXT:
             return self._display(page, column)
         if role == Qt.ItemDataRole.ToolTipRole and column == ITEMS and page.names:
@@ -112,13 +194,11 @@ class TimelineModel(FlatTableModel):
         if role == Role.RELATED:
             return page.index in self._related
         if role == Qt.ItemDataRole.BackgroundRole and bad:
-            return QBrush(QColor("#ffd9d6"))
+            return QBrush(QColor(OFFENDING_BACKGROUND))
         if role == Qt.ItemDataRole.BackgroundRole and page.index in self._related:
-            return QBrush(QColor("#ffe8b0"))
+            return QBrush(QColor(RELATED_BACKGROUND))
         if role == Qt.ItemDataRole.FontRole and bad:
-            font = QFont()
-            font.setBold(True)
-            return font
+            return _bold()
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (INDEX, ITEMS, BYTES, LATENCY):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -139,3 +219,66 @@ class TimelineModel(FlatTableModel):
         if column == LATENCY:
             return f"{page.latency_ms:,.0f} ms"
         return outcome_text(page.outcome)
+
+
+class PageNamesModel(QAbstractListModel):
+    """The names (keys) one page held, in the order the server sent them, as plain text.
+
+    On the page that stopped a walk for a duplicate, the duplicated name is marked
+    (Role.OFFENDING, red and bold); on the page that held its first copy too (Role.RELATED, amber and bold).
+    Role.KEY gives a name exactly as sent.
+    """
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._names: tuple[str, ...] = ()
+        self._marked: str | None = None
+        self._marked_row: int | None = None
+        self._offending = False
+
+    @property
+    def marked_row(self) -> int | None:
+        """The row of the marked name (its first occurrence on this page), if this page has one."""
+        return self._marked_row
+
+    def set_page(self, page: PageRecord | None, offence: Offence | None = None) -> None:
+        """Show `page`'s names (none for None); mark the duplicated name if `offence` concerns this page."""
+        self.beginResetModel()
+        self._names = page.names if page is not None else ()
+        self._marked = None
+        self._marked_row = None
+        self._offending = False
+        if page is not None and offence is not None and offence.name is not None and offence.name in page.names:
+            if page.index == offence.page:
+                self._marked, self._offending = offence.name, True
+            elif page.index == offence.first_page:
+                self._marked = offence.name
+        self._marked_row = self._names.index(self._marked) if self._marked is not None else None
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self._names)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._names):
+            return None
+        name = self._names[index.row()]
+        marked = name == self._marked  # every copy, when the first one is on the same page
+        if role == Qt.ItemDataRole.DisplayRole:
+            return visible(str(name), NAME_WIDTH)
+        if role == Role.KEY:
+            return name
+        if role == Qt.ItemDataRole.ToolTipRole:
+            note = ""
+            if marked:
+                note = "\n(the duplicated name)" if self._offending else "\n(the first copy of the duplicated name)"
+            return tooltip(str(name) + note)
+        if role == Role.OFFENDING:
+            return marked and self._offending
+        if role == Role.RELATED:
+            return marked and not self._offending
+        if role == Qt.ItemDataRole.BackgroundRole and marked:
+            return QBrush(QColor(OFFENDING_BACKGROUND if self._offending else RELATED_BACKGROUND))
+        if role == Qt.ItemDataRole.FontRole and marked:
+            return _bold()
+        return None

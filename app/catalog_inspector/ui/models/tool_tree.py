@@ -148,6 +148,10 @@ class ToolTreeModel(QAbstractItemModel):
         """How many tools the filter keeps (views may not have fetched all of their rows yet)."""
         return len(self._tools)
 
+    def catalog_count(self) -> int:
+        """How many rows the catalog has, shown or hidden by the filter (removed tools' ghosts included)."""
+        return len(self._all)
+
     def tool_index(self, name: str) -> QModelIndex:
         """The row of tool `name`, or an invalid index if it is hidden, not exposed yet or not in the catalog."""
         node = self._by_name.get(name)

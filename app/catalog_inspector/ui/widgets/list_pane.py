@@ -1,6 +1,8 @@
-"""The catalog tabs for resources, resource templates and prompts: a table beside its page timeline."""
+"""The catalog tabs for resources, resource templates and prompts: a table and its detail, beside the page timeline."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QSplitter, QTableView, QVBoxLayout, QWidget
@@ -8,44 +10,76 @@ from PySide6.QtWidgets import QAbstractItemView, QSplitter, QTableView, QVBoxLay
 from catalog_inspector.core.lists import LIST_KINDS
 from catalog_inspector.ui.models.item_list import ItemListModel
 from catalog_inspector.ui.models.roles import Role
-from catalog_inspector.ui.widgets.panes import SPLIT_SIZES
+from catalog_inspector.ui.widgets.item_detail import item_detail
+from catalog_inspector.ui.widgets.panes import SPLIT_SIZES, plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.request_box import RequestBox
-from catalog_inspector.ui.widgets.tables import compact_table
+from catalog_inspector.ui.widgets.tables import OneLineDelegate, compact_table, fit_columns
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
 
 __all__ = ["ListPane"]
 
 
-OBJECT_NAMES = {
-    "resources": ("resourceList", "resourcesTimeline"),
-    "resource_templates": ("resourceTemplateList", "resourceTemplatesTimeline"),
-    "prompts": ("promptList", "promptsTimeline"),
+OBJECT_NAMES = {  # table, detail, timeline
+    "resources": ("resourceList", "resourceDetail", "resourcesTimeline"),
+    "resource_templates": ("resourceTemplateList", "resourceTemplateDetail", "resourceTemplatesTimeline"),
+    "prompts": ("promptList", "promptDetail", "promptsTimeline"),
+}
+PLACEHOLDERS = {
+    "resources": "Select a resource to see its whole URI, every field and the JSON the server sent.",
+    "resource_templates": "Select a resource template to see every field and the JSON the server sent.",
+    "prompts": "Select a prompt to see its arguments, every field and the JSON the server sent.",
 }
 
 
 class ListPane(QWidget):
-    """One of resources, resource templates or prompts: its items beside its timeline.
+    """One of resources, resource templates or prompts: the table, the chosen item's detail, its timeline.
 
-    Resources can be read and prompts got (`request`, below the table); templates only listed.
+    Resources can be read and prompts got (`request`, below the detail); templates only listed.
+    A new catalog keeps the chosen item chosen (found again by its key) while it is still there.
+
+    Attributes:
+        model: the `ItemListModel` behind `table`.
+        table: the items, one line each (`resourceList`, `resourceTemplateList`, `promptList`).
+        detail: the chosen item in full, plain text (`resourceDetail`, `resourceTemplateDetail`, `promptDetail`).
+        request: the read/get box, or None for templates.
+        timeline: the list's page timeline.
+
+    Signals: none.
     """
 
     def __init__(self, list_name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        table_name, timeline_name = OBJECT_NAMES[list_name]
-        self.model = ItemListModel(LIST_KINDS[list_name].columns, self)
+        self.list_name = list_name
+        table_name, detail_name, timeline_name = OBJECT_NAMES[list_name]
+        kind = LIST_KINDS[list_name]
+        self.model = ItemListModel(kind.columns, self, key_field=kind.key_field)
         self.table = QTableView(self)
         self.table.setObjectName(table_name)
         self.table.setModel(self.model)
         compact_table(self.table, QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setItemDelegate(OneLineDelegate(self.table))
+        self.detail = plain_text_view(detail_name, self)
+        self.detail.setPlaceholderText(PLACEHOLDERS[list_name])
+        self.detail.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
         self.timeline = TimelinePanel(timeline_name, self)
         self.request: RequestBox | None = None
-        content: QWidget = self.table
+        self._shown: dict[str, Any] | None = None  # the item the detail shows
+        self._kept_key: str | None = None  # the chosen item's key across a new catalog
+        self.table.selectionModel().currentRowChanged.connect(self._on_table_current_row_changed)
+        self.model.modelAboutToBeReset.connect(self._on_model_about_to_be_reset)
+        self.model.modelReset.connect(self._on_model_reset)
+        content = QSplitter(Qt.Orientation.Vertical, self)
+        content.addWidget(self.table)
+        content.addWidget(self.detail)
+        sizes = [300, 260]
         if list_name in ("resources", "prompts"):
             self.request = RequestBox("resource" if list_name == "resources" else "prompt", self)
-            self.table.selectionModel().currentRowChanged.connect(self._on_table_current_row_changed)
-            content = QSplitter(Qt.Orientation.Vertical, self)
-            content.addWidget(self.table)
             content.addWidget(self.request)
+            sizes = [220, 200, 220]
+        content.setSizes(sizes)
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(content)
         split.addWidget(self.timeline)
@@ -54,7 +88,31 @@ class ListPane(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split)
 
+    def _on_model_about_to_be_reset(self) -> None:
+        current = self.table.currentIndex()
+        self._kept_key = current.data(Role.KEY) if current.isValid() else None
+
+    def _on_model_reset(self) -> None:
+        # A reset forgets the current row without a signal: choose the same item again, or show nothing.
+        fit_columns(self.table)
+        row = self.model.row_of(self._kept_key) if self._kept_key is not None else None
+        self._kept_key = None
+        if row is not None:
+            self.table.setCurrentIndex(self.model.index(row, 0))
+        self._show(self.table.currentIndex())
+
     def _on_table_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if self.request is not None:
-            item = current.data(Role.RAW) if current.isValid() else None
-            self.request.set_item(item if isinstance(item, dict) else None)
+        self._show(current)
+
+    def _show(self, index: QModelIndex) -> None:
+        item = index.data(Role.RAW) if index.isValid() else None
+        item = item if isinstance(item, dict) else None
+        if item is not self._shown:
+            self._shown = item
+            if item is None:
+                self.detail.clear()
+            else:
+                set_capped_text(self.detail, item_detail(self.list_name, item))
+        # The same prompt again (a refresh) keeps the arguments typed for it.
+        if self.request is not None and item != self.request.item:
+            self.request.set_item(item)

@@ -2,38 +2,59 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
+from PySide6.QtGui import QAction, QFont, QFontMetricsF, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
+    QListView,
+    QSplitter,
+    QStyle,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
+from catalog_inspector.core.errors import outcome_text
 from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.models.roles import Role
-from catalog_inspector.ui.models.timeline import TimelineModel
+from catalog_inspector.ui.models.timeline import CURSOR, NEXT, OUTCOME, PageNamesModel, TimelineModel
 from catalog_inspector.ui.presenter import Walk
 from catalog_inspector.ui.widgets.tables import compact_table
 
-__all__ = ["TimelinePanel"]
+__all__ = ["TimelinePanel", "cell_text_width"]
 
 LIVE_BATCH_MS = 40
+FIXED_WIDTHS = {0: 32, 3: 46, 4: 70, 5: 64}  # #, Items, Bytes, Latency; the cursors share what is left
+MIN_SECTION = 40
+
+
+def cell_text_width(view: QAbstractItemView, column_width: int) -> int:
+    """The room a cell of `column_width` leaves for its text: the style's margin on both sides, and the grid line."""
+    margin = view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1
+    return column_width - 2 * margin - 1
 
 
 class TimelinePanel(QWidget):
-    """Shows one walk's pages; the combo box chooses which walk.
+    """Shows one walk's pages; the combo box chooses which walk. Below, the names the current page held.
+
+    The Outcome column is as wide as its widest word in the shown walk, so an
+    outcome always reads whole (its tooltip tells the whole story); the cursor
+    columns share the rest and elide in the middle. The page that stopped a walk
+    becomes the current row, and its names show with the offending one marked.
 
     Attributes:
         model: the `TimelineModel` behind the view.
         view: the table (its object name is given by the caller, e.g. `pageTimeline`).
         source: the combo box of walks (`<name>Source`).
+        names: the list of the current page's names (`<name>Names`), over `names_model`.
+        names_label: what `names` shows (`<name>NamesLabel`).
     """
 
     def __init__(self, object_name: str, parent: QWidget | None = None) -> None:
@@ -41,32 +62,58 @@ class TimelinePanel(QWidget):
         self._walks: list[Walk] = []
         self.model = TimelineModel(self)
         # A fast walk must not repaint per page: new rows are announced at most every LIVE_BATCH_MS.
-        self._live_batch: Batcher[None] = Batcher(lambda _: self.model.sync(), LIVE_BATCH_MS, keep_last=1, parent=self)
+        self._live_batch: Batcher[None] = Batcher(lambda _: self._sync(), LIVE_BATCH_MS, keep_last=1, parent=self)
         self.view = QTableView(self)
         self.view.setObjectName(object_name)
         self.view.setModel(self.model)
         compact_table(self.view, QAbstractItemView.SelectionBehavior.SelectItems)
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        for column, width in enumerate((32, 120, 120, 46, 70, 64)):
+        header = self.view.horizontalHeader()
+        header.setStretchLastSection(False)
+        header.setMinimumSectionSize(MIN_SECTION)
+        for column, width in FIXED_WIDTHS.items():
             self.view.setColumnWidth(column, width)
+        for column in (CURSOR, NEXT):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+        self._fit_outcome()
         copy = QAction("Copy full value", self.view)
         copy.setShortcut(QKeySequence.StandardKey.Copy)
         copy.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         copy.triggered.connect(self.copy_current)
         self.view.addAction(copy)
         self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.view.selectionModel().currentRowChanged.connect(self._on_view_current_row_changed)
         self.source = QComboBox(self)
         self.source.setObjectName(f"{object_name}Source")
         self.source.currentIndexChanged.connect(self._show)
         label = QLabel("Page timeline:", self)
         label.setTextFormat(Qt.TextFormat.PlainText)
+        self.names_model = PageNamesModel(self)
+        self.names = QListView(self)
+        self.names.setObjectName(f"{object_name}Names")
+        self.names.setModel(self.names_model)
+        self.names.setUniformItemSizes(True)
+        self.names.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.names_label = QLabel(self)
+        self.names_label.setObjectName(f"{object_name}NamesLabel")
+        self.names_label.setTextFormat(Qt.TextFormat.PlainText)
         top = QHBoxLayout()
         top.addWidget(label)
         top.addWidget(self.source, 1)
+        below = QWidget(self)
+        below_layout = QVBoxLayout(below)
+        below_layout.setContentsMargins(0, 0, 0, 0)
+        below_layout.addWidget(self.names_label)
+        below_layout.addWidget(self.names)
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(self.view)
+        split.addWidget(below)
+        split.setSizes([420, 160])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
-        layout.addWidget(self.view)
+        layout.addWidget(split)
+        self._show_names(None)
 
     def set_walks(self, walks: Sequence[Walk]) -> None:
         """Offer these walks, most relevant first; the first one is shown."""
@@ -85,13 +132,60 @@ class TimelinePanel(QWidget):
         if 0 <= index < len(self._walks) and self._walks[index].live:
             self._live_batch.add(None)
 
+    def _sync(self) -> None:
+        had = self.model.offence
+        self.model.sync()
+        if had is None and self.model.offence is not None:
+            self._fit_outcome()
+            self._go_to_offender()
+
     def _show(self, index: int) -> None:
         self._live_batch.clear()
         walk = self._walks[index] if 0 <= index < len(self._walks) else None
         self.model.show(walk.pages if walk is not None else (), walk.related if walk is not None else frozenset())
+        self._fit_outcome()
+        self._show_names(None)
+        self._go_to_offender()
+
+    def _go_to_offender(self) -> None:
         bad = self.model.offending_row()
         if bad is not None:
-            self.view.scrollTo(self.model.index(bad, 0))
+            target = self.model.index(bad, OUTCOME)
+            # Current (its names show below) but not selected: the selection would paint over its red.
+            self.view.selectionModel().setCurrentIndex(target, QItemSelectionModel.SelectionFlag.NoUpdate)
+            self.view.scrollTo(target)
+            self._show_names(bad)  # also when the current row was already this one
+
+    def _fit_outcome(self) -> None:
+        """Make the Outcome column as wide as the widest outcome shown (bold on the offending page)."""
+        texts = [(self.view.font(), outcome_text("ok"))]
+        bad = self.model.offending_row()
+        if bad is not None:
+            font = QFont(self.view.font())
+            font.setBold(True)
+            texts.append((font, str(self.model.index(bad, OUTCOME).data())))
+        # Fractional advances, rounded up, and a pixel more: elision counts the fractions.
+        need = max(math.ceil(QFontMetricsF(font).horizontalAdvance(text)) + 1 for font, text in texts)
+        need = max(need - cell_text_width(self.view, 0), self.view.horizontalHeader().sectionSizeHint(OUTCOME))
+        self.view.setColumnWidth(OUTCOME, need)
+
+    def _on_view_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self._show_names(current.row() if current.isValid() else None)
+
+    def _show_names(self, row: int | None) -> None:
+        pages = self.model.pages
+        page = pages[row] if row is not None and 0 <= row < len(pages) else None
+        self.names_model.set_page(page, self.model.offence)
+        if page is None:
+            self.names_label.setText("Names: select a page to list the names it held")
+            return
+        count = len(page.names)
+        self.names_label.setText(
+            f"Names on page {page.index} ({count}):" if count else f"Page {page.index} held no names"
+        )
+        marked = self.names_model.marked_row
+        if marked is not None:
+            self.names.scrollTo(self.names_model.index(marked, 0))
 
     def copy_current(self) -> None:
         index = self.view.currentIndex()

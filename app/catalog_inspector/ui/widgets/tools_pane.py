@@ -6,10 +6,12 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QHBoxLayout,
     QHeaderView,
+    QLabel,
     QLineEdit,
     QSplitter,
     QTreeView,
@@ -22,7 +24,8 @@ from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.models.tool_nodes import annotation_badges
 from catalog_inspector.ui.models.tool_plan import SLICE, ToolsPlanner
 from catalog_inspector.ui.models.tool_tree import ToolTreeModel
-from catalog_inspector.ui.widgets.panes import SPLIT_SIZES, plain_text_view, set_capped_text
+from catalog_inspector.ui.widgets.panes import DISPLAY_CAP, SPLIT_SIZES, plain_text_view, set_capped_text
+from catalog_inspector.ui.widgets.tables import OneLineDelegate, fit_tree_columns, widen_tree_columns
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
 
 __all__ = ["ToolsPane", "tool_detail"]
@@ -30,17 +33,20 @@ __all__ = ["ToolsPane", "tool_detail"]
 
 def tool_detail(tool: dict[str, Any]) -> str:
     description = tool.get("description")
-    lines = [f"Name: {visible(str(tool.get('name', '')))}"]
+    lines = [f"Name: {visible(str(tool.get('name', '')), DISPLAY_CAP)}"]
     if isinstance(tool.get("title"), str):
-        lines.append(f"Title: {visible(tool['title'])}")
+        lines.append(f"Title: {visible(tool['title'], DISPLAY_CAP)}")
     badges = annotation_badges(tool)
     if badges:
         lines.append(f"Annotations: {', '.join(badges)}")
     lines.append("")
-    lines.append(visible(description, keep_newlines=True) if isinstance(description, str) else "(no description)")
+    # Each part cut to what the view shows (DISPLAY_CAP) before it is escaped: a 1 MiB description costs no more.
+    lines.append(
+        visible(description, DISPLAY_CAP, keep_newlines=True) if isinstance(description, str) else "(no description)"
+    )
     lines.append("")
     lines.append("As the server sent it:")
-    lines.append(visible(json.dumps(tool, indent=2, ensure_ascii=False), keep_newlines=True))
+    lines.append(visible(json.dumps(tool, indent=2, ensure_ascii=False), DISPLAY_CAP, keep_newlines=True))
     return "\n".join(lines)
 
 
@@ -76,10 +82,16 @@ class ToolsPane(QWidget):
         self.filter.setPlaceholderText("Filter tools by name or description")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self._on_filter_text_changed)
+        self.filter_count = QLabel(self)
+        self.filter_count.setObjectName("toolFilterCount")
+        self.filter_count.setTextFormat(Qt.TextFormat.PlainText)
+        self.filter_count.setVisible(False)
         self.tree = QTreeView(self)
         self.tree.setObjectName("toolTree")
         self.tree.setModel(self.model)
         self.tree.setUniformRowHeights(True)  # row heights from one row, not one per row
+        self.tree.setItemDelegate(OneLineDelegate(self.tree))  # and that row's height from no data
+        self.tree.setWordWrap(False)
         self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.tree.header().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
@@ -87,6 +99,14 @@ class ToolsPane(QWidget):
         for column, width in enumerate((170, 130, 150)):
             self.tree.setColumnWidth(column, width)
         self.tree.selectionModel().currentRowChanged.connect(self._on_current)
+        # An empty result says so where the rows would be, not in a corner.
+        self.empty_hint = QLabel(self.tree.viewport())
+        self.empty_hint.setObjectName("toolFilterEmpty")
+        self.empty_hint.setTextFormat(Qt.TextFormat.PlainText)
+        self.empty_hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_hint.setWordWrap(True)
+        self.empty_hint.setVisible(False)
+        self.tree.viewport().installEventFilter(self)
         self.tree.expanded.connect(self._on_tree_expanded)
         self.tree.collapsed.connect(self._on_tree_collapsed)
         self.detail = plain_text_view("toolDetail", self)
@@ -96,7 +116,10 @@ class ToolsPane(QWidget):
         top = QWidget(left)
         top_layout = QVBoxLayout(top)
         top_layout.setContentsMargins(0, 0, 0, 0)
-        top_layout.addWidget(self.filter)
+        filter_row = QHBoxLayout()
+        filter_row.addWidget(self.filter, 1)
+        filter_row.addWidget(self.filter_count)
+        top_layout.addLayout(filter_row)
         top_layout.addWidget(self.tree)
         left.addWidget(top)
         left.addWidget(self.detail)
@@ -157,7 +180,10 @@ class ToolsPane(QWidget):
         self.model.apply(planner)
         self.model.set_marks(*self._marks, self._linted)
         self._expanded = {name for name in self._expanded if self.model.has_tool(name)}
+        # The rows in view read whole; with a schema open, columns only widen (its deep keys may be out of view).
+        fit_tree_columns(self.tree, grow_only=bool(self._expanded))
         self._on_current(self.tree.currentIndex())
+        self._show_filter_result()
         self.tools_applied.emit()
 
     def _on_filter_text_changed(self, text: str) -> None:
@@ -168,10 +194,31 @@ class ToolsPane(QWidget):
                 self.tree.expand(index)
         # The current row is invalidated when the filter hides its tool.
         self._on_current(self.tree.currentIndex())
+        self._show_filter_result()
+
+    def _show_filter_result(self) -> None:
+        """While filtering: how many tools match, and in the view, that none does."""
+        needle = self.filter.text().strip()
+        matching, total = self.model.matching_count(), self.model.catalog_count()
+        self.filter_count.setVisible(bool(needle))
+        self.filter_count.setText(f"{matching:,} of {total:,} match")
+        if needle and not matching and total:
+            self.empty_hint.setText(f"No tool's name or description contains \u201c{visible(needle, 80)}\u201d.")
+        else:
+            self.empty_hint.setVisible(False)
+            return
+        self.empty_hint.setGeometry(self.tree.viewport().rect().adjusted(12, 12, -12, -12))
+        self.empty_hint.setVisible(True)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.tree.viewport() and event.type() == QEvent.Type.Resize:
+            self.empty_hint.setGeometry(self.tree.viewport().rect().adjusted(12, 12, -12, -12))
+        return super().eventFilter(watched, event)
 
     def _on_tree_expanded(self, index: QModelIndex) -> None:
         if not index.parent().isValid():
             self._expanded.add(str(index.data(Role.KEY)))
+        widen_tree_columns(self.tree, index)  # the keys and values just shown read whole, however deep
 
     def _on_tree_collapsed(self, index: QModelIndex) -> None:
         if not index.parent().isValid():

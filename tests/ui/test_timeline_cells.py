@@ -1,0 +1,157 @@
+"""The page timeline reads whole: outcome cells fit their column, say everything in a tooltip, and name the duplicate."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QBrush, QFont, QFontMetrics
+from PySide6.QtWidgets import QLabel, QListView, QTableView
+
+from catalog_inspector.core.errors import ErrorKind
+from catalog_inspector.core.snapshot import PageRecord
+from catalog_inspector.runtime import ServerState
+from catalog_inspector.ui.main_window import MainWindow
+from catalog_inspector.ui.models.roles import Role
+from catalog_inspector.ui.models.timeline import (
+    OFFENDING_BACKGROUND,
+    OUTCOME,
+    RELATED_BACKGROUND,
+    Offence,
+    PageNamesModel,
+    TimelineModel,
+)
+from catalog_inspector.ui.presenter import Walk
+from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel, cell_text_width
+from tests.helpers import demo_spec
+from tests.ui.conftest import Harness, wait_for
+
+
+def cell_font(view: QTableView, index: QModelIndex) -> QFont:
+    """The font the view paints this cell with: the model's FontRole resolved against the view's font."""
+    font = index.data(Qt.ItemDataRole.FontRole)
+    return QFont(font).resolve(view.font()) if isinstance(font, QFont) else QFont(view.font())
+
+
+def assert_reads_whole(view: QTableView, index: QModelIndex) -> None:
+    """The cell's text fits its column as painted (no elision), and the column is inside the viewport."""
+    text = str(index.data())
+    metrics = QFontMetrics(cell_font(view, index))
+    width = view.columnWidth(index.column())
+    room = cell_text_width(view, width)
+    assert metrics.horizontalAdvance(text) <= room, f"{text!r} needs {metrics.horizontalAdvance(text)} px, has {room}"
+    assert metrics.horizontalAdvance(text) <= width
+    assert metrics.elidedText(text, view.textElideMode(), room) == text
+    right = view.columnViewportPosition(index.column()) + width
+    assert 0 <= view.columnViewportPosition(index.column()) and right <= view.viewport().width(), (
+        "scrolled out of sight"
+    )
+
+
+def failed_window(harness: Harness, qtbot, mode: str) -> MainWindow:  # type: ignore[no-untyped-def]
+    window = harness.window([demo_spec(mode, name=mode)])
+    supervisor = window.current
+    assert supervisor is not None
+    wait_for(qtbot, lambda: supervisor.state is ServerState.FAILED)
+    return window
+
+
+def test_a_duplicate_reads_whole_and_its_name_is_marked_on_both_pages(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = failed_window(harness, qtbot, "duplicate")
+    view = window.findChild(QTableView, "pageTimeline")
+    pages = view.model()
+    assert pages.rowCount() == 3
+    outcome = pages.index(2, OUTCOME)
+    assert outcome.data() == "duplicate name" and outcome.data(Role.OFFENDING) is True
+    assert cell_font(view, outcome).bold()
+    assert_reads_whole(view, outcome)
+    assert_reads_whole(view, pages.index(0, OUTCOME))
+    full = "Duplicate name: 'echo' appears again on this page (first seen on page 0)"
+    assert outcome.data(Role.FULL_TEXT) == full
+    assert outcome.data(Qt.ItemDataRole.ToolTipRole).startswith("<p>"), "tooltips are escaped plain text"
+    assert "appears again on this page (first seen on page 0)" in outcome.data(Qt.ItemDataRole.ToolTipRole)
+
+    # The offending page is the current one, and its names show with the duplicate marked.
+    assert view.currentIndex().row() == 2
+    names = window.findChild(QListView, "pageTimelineNames").model()
+    label = window.findChild(QLabel, "pageTimelineNamesLabel")
+    assert label.text() == "Names on page 2 (3):"
+    shown = [names.index(r, 0).data() for r in range(names.rowCount())]
+    assert "echo" in shown and len(shown) == 3
+    for row in range(names.rowCount()):
+        item = names.index(row, 0)
+        marked = item.data(Role.KEY) == "echo"
+        assert item.data(Role.OFFENDING) is marked and item.data(Role.RELATED) is False
+        background = item.data(Qt.ItemDataRole.BackgroundRole)
+        font = item.data(Qt.ItemDataRole.FontRole)
+        if marked:
+            assert isinstance(background, QBrush) and background.color().name() == OFFENDING_BACKGROUND
+            assert isinstance(font, QFont) and font.bold()
+        else:
+            assert background is None and font is None
+
+    # The page with the first copy marks it too, in its own colour.
+    view.setCurrentIndex(pages.index(0, 0))
+    assert label.text() == "Names on page 0 (1):"
+    first = names.index(0, 0)
+    assert first.data() == "echo" and first.data(Role.RELATED) is True and first.data(Role.OFFENDING) is False
+    assert first.data(Qt.ItemDataRole.BackgroundRole).color().name() == RELATED_BACKGROUND
+    view.setCurrentIndex(pages.index(1, 0))
+    assert label.text() == "Page 1 held no names" and names.rowCount() == 0
+
+
+def test_a_repeated_cursor_reads_whole_and_says_which_page_it_was_sent_for(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = failed_window(harness, qtbot, "cycle")
+    view = window.findChild(QTableView, "pageTimeline")
+    pages = view.model()
+    last = pages.index(pages.rowCount() - 1, OUTCOME)
+    assert last.data() == "repeated cursor"
+    assert_reads_whole(view, last)
+    repeated = pages.index(last.row(), 2).data(Role.FULL_TEXT)
+    sent_for = next(r for r in range(pages.rowCount()) if pages.index(r, 1).data(Role.FULL_TEXT) == repeated)
+    assert last.data(Role.FULL_TEXT).startswith("Repeated cursor (the walk would loop): this page's next cursor ")
+    assert last.data(Role.FULL_TEXT).endswith(f"was already sent for page {sent_for}")
+    names = window.findChild(QListView, "pageTimelineNames").model()
+    assert names.rowCount() == int(pages.index(last.row(), 3).data()), "the offending page's names are listed"
+    assert not any(names.index(r, 0).data(Role.OFFENDING) for r in range(names.rowCount())), "no name to blame"
+
+
+def _page(index: int, outcome: str = "ok") -> PageRecord:
+    cursor = None if index == 0 else f"cursor-{index:04d}-ZmFrZS1vcGFxdWUtY3Vyc29y"
+    return PageRecord(
+        index, cursor, f"cursor-{index + 1:04d}-ZmFrZS1vcGFxdWUtY3Vyc29y", 2, ("a", "b"), 900, 12.0, outcome
+    )
+
+
+@pytest.mark.parametrize("kind", list(ErrorKind), ids=str)
+def test_every_outcome_reads_whole_in_a_narrow_timeline(qtbot, kind: ErrorKind) -> None:  # type: ignore[no-untyped-def]
+    panel = TimelinePanel("pageTimeline")
+    qtbot.addWidget(panel)
+    panel.resize(540, 400)  # the timeline's share of the 1400-pixel window
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.set_walks([Walk("Failed attempt", [_page(0), _page(1), _page(2, str(kind))])])
+    outcome = panel.model.index(2, OUTCOME)
+    assert outcome.data() == kind.outcome
+    assert_reads_whole(panel.view, outcome)
+    assert outcome.data(Role.FULL_TEXT).startswith(kind.heading)
+    assert panel.view.columnWidth(1) >= 40 and panel.view.columnWidth(2) >= 40, "the cursors keep some room"
+
+
+def test_the_names_model_passes_the_model_tester_and_marks_a_same_page_duplicate(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    pages = [_page(0), PageRecord(1, "c1", None, 3, ("x", "dup\u200b", "dup\u200b"), 90, 1.0, "duplicate_name")]
+    model = TimelineModel()
+    model.show(pages)
+    offence = model.offence
+    assert offence == Offence(page=1, kind="duplicate_name", name="dup\u200b", first_page=1)
+    assert model.index(1, OUTCOME).data(Role.FULL_TEXT) == (
+        "Duplicate name: 'dup\u200b' appears again on this page (first seen earlier on the same page)"
+    )
+    assert "dup\\u200b" in model.index(1, OUTCOME).data(Qt.ItemDataRole.ToolTipRole), "hidden characters show"
+    names = PageNamesModel()
+    names.set_page(pages[1], offence)
+    qtmodeltester.check(names, force_py=True)
+    assert [names.index(r, 0).data() for r in range(3)] == ["x", "dup\\u200b", "dup\\u200b"]
+    assert [names.index(r, 0).data(Role.OFFENDING) for r in range(3)] == [False, True, True]
+    assert names.index(1, 0).data(Role.KEY) == "dup\u200b" and names.marked_row == 1
+    names.set_page(pages[0], offence)
+    assert names.marked_row is None and not any(names.index(r, 0).data(Role.OFFENDING) for r in range(2))
