@@ -1,5 +1,5 @@
-"""The runtime's side of test calls: argument validation and schema lint off the GUI thread, the call
-history and the named argument sets on disk.
+"""The runtime's side of test calls: argument validation and one schema's lint off the GUI thread, a
+catalog's lint a slice per event on it, the call history and the named argument sets on disk.
 
 Validation of untrusted schemas runs in the offload sandbox, within its time
 budget (a catastrophic `pattern` is stopped and reported, never waited out);
@@ -11,6 +11,7 @@ a widget can drop answers to questions it no longer asks.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Coroutine
 from datetime import UTC, datetime
 from typing import Any
@@ -27,6 +28,9 @@ from catalog_inspector.runtime.offload import Offload, OffloadClosed
 from catalog_inspector.runtime.supervisor import CallTicket, ServerSupervisor
 
 __all__ = ["CallDesk", "outcome_summary"]
+
+LINT_SLICE_S = 0.004  # GUI-thread time per slice of a catalog's lint: well inside one frame
+LINT_BATCH = 10  # tools linted between two looks at the clock
 
 
 def outcome_summary(outcome: CallOutcome) -> str:
@@ -137,15 +141,28 @@ class CallDesk(QObject):
             self._spawn(self._lint_catalog(supervisor.spec.name, snapshot))
 
     async def _lint_catalog(self, name: str, snapshot: Snapshot) -> None:
-        # Structural checks only: the metaschema check (~1.5 ms a tool) is the Call tab's, for the tool picked.
-        try:
-            found = await self._offload.run(lint_tools, snapshot.tools.items, False)
-        except OffloadClosed:
-            return
-        supervisor = next((s for s in self._supervisors if s.spec.name == name), None)
-        if supervisor is not None and supervisor.accepted is snapshot:
-            self.lints[name] = found
-            self.catalog_linted.emit(name)
+        """Lint a whole catalog a slice per event, on this (the GUI's) thread.
+
+        Structural checks only: the metaschema check (~1.5 ms a tool) is the Call tab's,
+        for the tool picked. Not on a worker thread: this is pure Python, and a thread
+        running it held the GIL against the window, which needs it for every call into
+        Python a repaint or a timer makes: at 10,000 tools (~0.3 s of lint) the window
+        stalled for the whole lint, 350 ms at a time (`make bench`, walk stall).
+        """
+        tools = snapshot.tools.items
+        found: dict[str, Any] = {}
+        done = 0
+        while done < len(tools):
+            started = time.perf_counter()
+            while done < len(tools) and time.perf_counter() - started < LINT_SLICE_S:
+                found.update(lint_tools(tools[done : done + LINT_BATCH], False))
+                done += LINT_BATCH
+            await asyncio.sleep(0)  # the window draws and answers between slices
+            supervisor = next((s for s in self._supervisors if s.spec.name == name), None)
+            if supervisor is None or supervisor.accepted is not snapshot:
+                return  # superseded by a newer catalog (or the server is gone): its lint is the one that counts
+        self.lints[name] = found
+        self.catalog_linted.emit(name)
 
     # -- history ---------------------------------------------------------------
     def load(self, name: str) -> None:
