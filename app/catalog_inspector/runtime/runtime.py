@@ -182,4 +182,5 @@ class Runtime(QObject):
                 # Anything that survived its session's own shutdown goes now.
                 self.registry.kill_all()
             await self.offload.aclose()
+            await self.signins.settle()  # its reads were waiting on the offload threads: they end now
             self.shutdown_finished.emit()

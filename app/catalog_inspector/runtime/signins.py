@@ -31,6 +31,8 @@ from catalog_inspector.runtime.supervisor import ServerSupervisor, asking
 
 __all__ = ["SignInDesk", "install_hooks"]
 
+SETTLE_S = 2.0  # seconds a shutdown waits for the reads and sign-outs in flight
+
 _before: OAuthHooks | None = None  # the hooks installed before the app's: for connections outside a supervisor
 
 
@@ -135,6 +137,11 @@ class SignInDesk(QObject):
             return False
         self._spawn(self._sign_out(self._supervisors[name]))
         return True
+
+    async def settle(self) -> None:
+        """Wait for the reads and sign-outs in flight to end (at shutdown, once the offload threads are closed)."""
+        if self._tasks:  # bounded: a shutdown never waits on a keyring
+            await asyncio.wait(list(self._tasks), timeout=SETTLE_S)
 
     # -- off the GUI thread ---------------------------------------------------
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
