@@ -3,6 +3,7 @@ import gc
 import os
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,6 +14,15 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.fixture
+def test_keyring(tmp_path: Path) -> Iterator[Any]:
+    """A keyring of the tests' own (a JSON file under tmp_path) for this process, for the test's duration."""
+    from tests.fixtures.file_keyring import selected
+
+    with selected(tmp_path / "keyring.json") as backend:
+        yield backend
 
 
 @pytest.fixture

@@ -41,13 +41,12 @@ from catalog_inspector.cli_call import (
     write_report,
 )
 from catalog_inspector.cli_call import summary_line as call_summary_line
+from catalog_inspector.cli_oauth import add_oauth_options, use_oauth_hooks, with_oauth_flags
 from catalog_inspector.core.call_result import CallReport, Outcome, not_sent
 from catalog_inspector.core.config import (
     ConfigError,
     Limits,
-    OAuthConfig,
     ServerSpec,
-    check_client_metadata_url,
     check_header,
     limits_for,
     load_config,
@@ -65,8 +64,6 @@ from catalog_inspector.core.errors import (
 )
 from catalog_inspector.core.files import write_text_safely
 from catalog_inspector.core.lists import LIST_KINDS, LIST_NAMES, item_key
-from catalog_inspector.core.oauth import OAuthHooks, oauth_applies, set_default_hooks
-from catalog_inspector.core.oauth_open import OpenMode, default_mode, opener_for
 from catalog_inspector.core.oauth_store import forget
 from catalog_inspector.core.paths import user_config_file
 from catalog_inspector.core.redact import redacted_url
@@ -121,86 +118,16 @@ def _add_walk_options(command: argparse.ArgumentParser, remainder: bool = True) 
     command.add_argument("--timeout", type=_positive(float), help=f"seconds per request (default {defaults.request_timeout:g})")
     command.add_argument("--deadline", type=_positive(float), help=f"seconds for everything (default {defaults.deadline:g})")
     command.add_argument("--out", type=Path, help="write the snapshot JSON here instead of stdout")
-    _add_oauth_options(command)
+    add_oauth_options(command)
     if remainder:
         command.add_argument("stdio", nargs=argparse.REMAINDER, help="-- COMMAND [ARG...] for a stdio server")
 
 
-def _add_oauth_options(command: argparse.ArgumentParser) -> None:
-    """How to sign in to an HTTP server that asks for OAuth (the flags override the entry's "oauth" object)."""
-    oauth = command.add_argument_group("OAuth (HTTP servers that ask for a sign-in)")
-    oauth.add_argument(
-        "--oauth-open",
-        choices=[str(mode) for mode in OpenMode],
-        help=f"how to show the sign-in: browser, print the URL on stderr, or fetch it (default here: {default_mode()})",
-    )
-    oauth.add_argument("--oauth-client-id", metavar="ID", help="a client registered with the authorization server")
-    oauth.add_argument("--oauth-client-secret", metavar="SECRET", help="that client's secret")
-    oauth.add_argument("--oauth-scope", metavar="SCOPES", help="the scopes to ask for (space-separated)")
-    oauth.add_argument(
-        "--oauth-client-metadata-url", metavar="URL", help="this client's metadata document (CIMD), an https URL"
-    )
-    oauth.add_argument(
-        "--oauth-redirect-port", type=_port, metavar="PORT", help="a fixed loopback port for the redirect"
-    )
-    oauth.add_argument(
-        "--no-store", action="store_true", help="keep the sign-in for this run only, not in the keyring"
-    )
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from exc
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"not a port number (1 to 65535): {text!r}")
-    return value
-
-
-OAUTH_FLAGS = {  # flag → OAuthConfig field
-    "oauth_client_id": "client_id",
-    "oauth_client_secret": "client_secret",
-    "oauth_scope": "scope",
-    "oauth_client_metadata_url": "client_metadata_url",
-    "oauth_redirect_port": "redirect_port",
-}
-
-
 def _with_oauth(spec: ServerSpec, args: argparse.Namespace) -> ServerSpec:
-    """`spec` with the OAuth flags given laid over its entry's "oauth" object."""
-    given = {field: getattr(args, flag) for flag, field in OAUTH_FLAGS.items() if getattr(args, flag) is not None}
-    if not given and args.oauth_open is None:
-        return spec
-    if spec.transport == "stdio":
-        raise UsageError("the --oauth-… options go with an HTTP server (--url, or a configured http or sse server)")
-    if not oauth_applies(spec):
-        raise UsageError("the server's headers bring their own Authorization: the --oauth-… options would go unused")
-    if not given:
-        return spec
-    if "client_metadata_url" in given:
-        try:
-            check_client_metadata_url(given["client_metadata_url"], "--oauth-client-metadata-url")
-        except ConfigError as exc:
-            raise UsageError(str(exc)) from exc
-    merged = replace(spec.oauth or OAuthConfig(), **given)
-    if merged.client_secret is not None and merged.client_id is None:
-        raise UsageError("--oauth-client-secret goes with --oauth-client-id")
-    return replace(spec, oauth=merged)
-
-
-def _use_oauth_hooks(args: argparse.Namespace) -> None:
-    """Sign-ins in this run: shown as --oauth-open says, kept unless --no-store, notices said once on stderr."""
-    said: set[tuple[str, str]] = set()
-
-    def notice(server: str, words: str) -> None:
-        if (server, words) not in said:
-            said.add((server, words))
-            print(f"mcp-catalog-inspector: {visible(server, 200)}: {visible(words, MESSAGE_LIMIT)}", file=sys.stderr)
-
-    mode = OpenMode(args.oauth_open) if args.oauth_open is not None else default_mode()
-    store = "memory" if args.no_store else "keyring"
-    set_default_hooks(OAuthHooks(opener=opener_for(mode), store=store, on_notice=notice))
+    try:
+        return with_oauth_flags(spec, args)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
 
 
 def _add_fail_on(command: argparse.ArgumentParser) -> None:
@@ -484,7 +411,7 @@ def _call(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     limits = _limits(args, spec)
     timeout = args.call_timeout if args.call_timeout is not None else limits.request_timeout
     plan = CallPlan(args.tool, arguments, send_invalid=args.send_invalid, timeout=timeout)
-    _use_oauth_hooks(args)
+    use_oauth_hooks(args, MESSAGE_LIMIT)
     snapshot, report = anyio.run(call_until_signalled, spec, limits, plan)
     write_report(report, sys.stdout)
     line = call_summary_line(report)
@@ -613,7 +540,7 @@ def main(argv: list[str] | None = None) -> int:
             raise UsageError("check prints the diff on stdout: give --out a file for the snapshot")
     except UsageError as exc:
         return _usage(parser, args.command, str(exc))
-    _use_oauth_hooks(args)
+    use_oauth_hooks(args, MESSAGE_LIMIT)
     snapshot = anyio.run(walk_until_signalled, spec, _limits(args, spec))
     if (args.command == "snapshot" or args.out is not None) and not _write_out(args.command, snapshot, args.out):
         return EXIT_CODES["usage"]

@@ -7,7 +7,6 @@ does) and looks at this process's listening sockets while the sign-in waits.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -22,18 +21,12 @@ from catalog_inspector.core.oauth import InspectorOAuth, OAuthHooks, SignIn
 from catalog_inspector.core.oauth_open import fetch
 from catalog_inspector.core.oauth_store import forget, grant_of
 from catalog_inspector.core.walk import take_snapshot
-from tests.fixtures.file_keyring import FileKeyring, selected
+from tests.fixtures.file_keyring import FileKeyring
 from tests.oauth_helpers import listening_sockets, oauth_server
 
 pytestmark = pytest.mark.anyio
 
 LIMITS = Limits(request_timeout=10, deadline=60)
-
-
-@pytest.fixture
-def test_keyring(tmp_path: Path) -> Iterator[FileKeyring]:
-    with selected(tmp_path / "keyring.json") as backend:
-        yield backend
 
 
 def _spec(url: str) -> ServerSpec:

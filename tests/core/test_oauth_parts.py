@@ -261,3 +261,17 @@ async def test_an_oauth_flows_own_response_is_cut_at_its_cap() -> None:
             await response.aread()
     error = classify_auth(httpx2.StreamError("the response exceeded the 1,000-byte cap"), "metadata")
     assert error.info.details == {"step": "metadata", "cause": "too_large"}
+
+
+@pytest.mark.anyio
+async def test_a_sign_in_is_over_once_cancelled_or_once_the_browser_came_back() -> None:
+    from catalog_inspector.core.oauth_listener import Callback
+    from catalog_inspector.core.oauth_signin import SignIn
+
+    cancelled = SignIn("s", "https://auth.test/authorize", "http://127.0.0.1:9/callback", 30.0)
+    came_back = SignIn("s", "https://auth.test/authorize", "http://127.0.0.1:9/callback", 30.0)
+    cancelled.cancel()
+    came_back._arrived(Callback(code="c", state="x"))
+    with anyio.fail_after(5):
+        await cancelled.ended()
+        await came_back.ended()

@@ -31,7 +31,7 @@ from catalog_inspector.core.oauth_store import grant_of
 from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.main_window import MainWindow
 from catalog_inspector.ui.widgets.labels import ElidedLabel
-from tests.fixtures.file_keyring import FileKeyring, selected
+from tests.fixtures.file_keyring import FileKeyring
 from tests.helpers import demo_spec
 from tests.oauth_helpers import files_under, kept, listening_sockets, oauth_server
 from tests.ui.conftest import Harness, wait_for
@@ -57,12 +57,6 @@ def browser() -> Iterator[Browser]:
     yield recorder
     for scheme in ("http", "https"):
         QDesktopServices.unsetUrlHandler(scheme)
-
-
-@pytest.fixture
-def test_keyring(tmp_path: Path) -> Iterator[FileKeyring]:
-    with selected(tmp_path / "keyring.json") as backend:
-        yield backend
 
 
 def remote(url: str) -> ServerSpec:

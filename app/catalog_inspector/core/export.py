@@ -13,13 +13,13 @@ import re
 from datetime import date
 from typing import Any, Literal
 
+from catalog_inspector.core.files import file_stem
 from catalog_inspector.core.snapshot import Snapshot, now_iso
 
 __all__ = ["Which", "export_file_name", "export_note"]
 
 Which = Literal["accepted", "attempt"]
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -28,7 +28,7 @@ def export_file_name(server: str, snapshot: Snapshot, which: Which) -> str:
 
     The date is the day the snapshot was taken (today if it does not say).
     """
-    stem = _UNSAFE.sub("-", server).strip("-.")[:80] or "server"
+    stem = file_stem(server, 80)
     day = snapshot.taken_at[:10] if _DAY.fullmatch(snapshot.taken_at[:10]) else date.today().isoformat()
     return f"{stem}-{day}{'-failed' if which == 'attempt' else ''}.json"
 

@@ -3,13 +3,22 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
-__all__ = ["write_text_safely"]
+__all__ = ["file_stem", "write_text_safely"]
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def file_stem(name: str, limit: int) -> str:
+    """`name` as a file name every platform takes: each run of other characters one `-`, no `-` or `.` at
+    either end (no hidden file, no `..`), at most `limit` characters; "server" when nothing is left."""
+    return _UNSAFE.sub("-", name).strip("-.")[:limit] or "server"
 
 
 def write_text_safely(out: Path, write: Callable[[IO[str]], object]) -> None:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from catalog_inspector.core.config import ServerSpec
-from catalog_inspector.core.files import write_text_safely
+from catalog_inspector.core.files import file_stem, write_text_safely
 from catalog_inspector.core.lists import LIST_NAMES
 from catalog_inspector.core.snapshot import Snapshot, write_json
 
@@ -32,7 +32,6 @@ __all__ = ["DEFAULT_KEEP", "Entry", "History", "redacted_target", "server_key"]
 
 DEFAULT_KEEP = 50
 SUFFIX = ".snapshot.json"
-_SLUG = re.compile(r"[^A-Za-z0-9._-]+")
 # 00000003-20261130T221332123Z-t10000-r3-rt1-p2.snapshot.json: the sequence number orders the files
 # (a clock stepped back cannot make a new snapshot the oldest), the time and counts label them.
 _NAME = re.compile(r"^(\d{8})-(\d{8}T\d{9}Z)-t(\d+)-r(\d+)-rt(\d+)-p(\d+)" + re.escape(SUFFIX) + "$")
@@ -50,8 +49,7 @@ def server_key(spec: ServerSpec) -> str:
     # The redacted target: a rotated token in a URL or an argument is still the same server.
     identity = json.dumps([spec.name, redacted_target(spec), spec.cwd], ensure_ascii=False)
     digest = hashlib.sha256(identity.encode("utf-8")).hexdigest()[:16]
-    slug = _SLUG.sub("-", spec.name).strip("-.")[:40] or "server"
-    return f"{slug}-{digest}"
+    return f"{file_stem(spec.name, 40)}-{digest}"
 
 
 @dataclass(frozen=True)

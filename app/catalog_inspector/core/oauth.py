@@ -448,8 +448,11 @@ class InspectorOAuth(OAuthClientProvider):
         """The SDK's callback handler: the redirect's code, or why there is none."""
         sign_in = self._sign_in
         assert sign_in is not None
-        with anyio.move_on_after(sign_in.seconds):
-            await sign_in._wake.wait()
+        try:
+            with anyio.move_on_after(sign_in.seconds):
+                await sign_in._wake.wait()
+        finally:
+            sign_in._ended.set()
         callback = sign_in._callback
         if sign_in.cancelled:
             raise auth_error("authorization", "the sign-in was cancelled", "cancelled")

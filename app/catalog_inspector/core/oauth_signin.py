@@ -61,11 +61,17 @@ class SignIn:
     _wake: anyio.Event = field(default_factory=anyio.Event, repr=False)
     _cancelled: bool = field(default=False, repr=False)
     _callback: Callback | None = field(default=None, repr=False)
+    _ended: anyio.Event = field(default_factory=anyio.Event, repr=False)
+
+    async def ended(self) -> None:
+        """Wait until the sign-in is over: the browser came back, it was cancelled, or its time ran out."""
+        await self._ended.wait()
 
     def cancel(self) -> None:
         """Stop waiting: the sign-in fails as cancelled (call it in the event loop's thread)."""
         self._cancelled = True
         self._wake.set()
+        self._ended.set()
 
     @property
     def cancelled(self) -> bool:
@@ -79,6 +85,7 @@ class SignIn:
     def _arrived(self, callback: Callback) -> None:
         self._callback = callback
         self._wake.set()
+        self._ended.set()
 
 
 Opener = Callable[[SignIn], Awaitable[None]]

@@ -326,9 +326,8 @@ class ServerSupervisor(QObject):
         self.sign_in_noticed.emit(words)
 
     async def _follow_sign_in(self, sign_in: SignIn, asker: asyncio.Future[Any] | None) -> None:
-        # TODO(engine): `SignIn` has no public way to wait for its end; its wake event is the one
-        # the engine's own wait uses (set by the redirect and by cancel()).
-        woken = asyncio.ensure_future(sign_in._wake.wait())
+        # Its end, or the end of the walk or call that asked (a flow that fails before it waits never ends it).
+        woken = asyncio.ensure_future(sign_in.ended())
         waits: set[asyncio.Future[Any]] = {woken} if asker is None else {woken, asker}
         try:
             await asyncio.wait(waits, timeout=sign_in.seconds + SIGN_IN_SLACK, return_when=asyncio.FIRST_COMPLETED)

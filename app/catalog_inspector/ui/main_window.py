@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QByteArray, QItemSelection, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QFileDialog,
     QHBoxLayout,
     QListView,
     QMainWindow,
@@ -28,21 +26,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.config import ConfigError, EntryProblem
+from catalog_inspector.core.config import EntryProblem
 from catalog_inspector.core.config_store import ConfigStore
-from catalog_inspector.core.export import Which, export_file_name, export_note
+from catalog_inspector.core.export import Which
 from catalog_inspector.core.history import Entry
 from catalog_inspector.core.lint import lint_words
 from catalog_inspector.core.lists import LIST_KINDS, LIST_NAMES
-from catalog_inspector.core.snapshot import Snapshot
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import Runtime, ServerSupervisor
 from catalog_inspector.runtime.tracker import Comparison
 from catalog_inspector.ui.batch import Batcher
+from catalog_inspector.ui.export_action import SnapshotExport
 from catalog_inspector.ui.import_dialog import ImportDialog
 from catalog_inspector.ui.models.server_list import ServerListModel
 from catalog_inspector.ui.presenter import Banner, ServerPresenter
 from catalog_inspector.ui.server_dialog import ServerDialog
+from catalog_inspector.ui.server_menu import ServerMenu
 from catalog_inspector.ui.signin import link_text
 from catalog_inspector.ui.widgets.call_panel import CallPanel
 from catalog_inspector.ui.widgets.checks_pane import ChecksPane
@@ -56,7 +55,7 @@ from catalog_inspector.ui.widgets.status_banner import StatusBanner
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
 from catalog_inspector.ui.widgets.tools_pane import ToolsPane
 
-__all__ = ["MainWindow", "export_choices"]
+__all__ = ["MainWindow"]
 
 LOG_LINES = 5000
 OTHER_LISTS = tuple(name for name in LIST_NAMES if name != "tools")
@@ -73,19 +72,6 @@ _PRESENTER_SIGNALS = (
     "log_line",
     "status_message",
 )
-
-
-def export_choices(supervisor: ServerSupervisor | None) -> dict[Which, Snapshot]:
-    """What can be exported for a server: its accepted catalog, and its latest attempt when that was not accepted."""
-    if supervisor is None:
-        return {}
-    choices: dict[Which, Snapshot] = {}
-    if supervisor.accepted is not None:
-        choices["accepted"] = supervisor.accepted
-    attempt = supervisor.attempt.snapshot if supervisor.attempt is not None else None
-    if attempt is not None and attempt is not supervisor.accepted:
-        choices["attempt"] = attempt
-    return choices
 
 
 class MainWindow(QMainWindow):
@@ -110,12 +96,11 @@ class MainWindow(QMainWindow):
             s.spec.name: ServerPresenter(s, self, runtime.tracker, runtime.signins) for s in runtime.supervisors
         }
         self._presenter: ServerPresenter | None = None
-        self._store: ConfigStore | None = None
         self._problem: EntryProblem | None = None  # the selected row is an entry that could not be used
-        self._reload: Callable[[], None] | None = None
         self._shutting_down = False
         self.finished = False
         self._filters: dict[str, str] = {}  # the tool filter's text, per server
+        self.exporter = SnapshotExport(self, runtime, settings, lambda: self.current)
         self._build(notice)
         runtime.shutdown_finished.connect(self._on_runtime_shutdown_finished)
         runtime.servers_changed.connect(self._on_runtime_servers_changed)
@@ -243,24 +228,10 @@ class MainWindow(QMainWindow):
             self.addAction(action)
             self.file_actions[key] = action
         self._update_file_actions()
-        servers = self.menuBar().addMenu("&Servers")
-        self.server_actions: dict[str, QAction] = {}
-        entries: tuple[tuple[str, str, Callable[[], object]], ...] = (
-            ("add", "&Add server…", self.add_server),
-            ("import", "&Import from other clients…", self.import_servers),
-            ("edit", "&Edit server…", self.edit_server),
-            ("duplicate", "&Duplicate server", self.duplicate_server),
-            ("disable", "Disable / &enable server", self.toggle_server_disabled),
-            ("remove", "&Remove server…", self.remove_server),
-            ("signout", "Sign &out", self.sign_out),
+        self.server_menu = ServerMenu(
+            self, self.menuBar().addMenu("&Servers"), self._selected_name, self.select_server, self.sign_out
         )
-        for key, text, handler in entries:
-            action = QAction(text, self)
-            action.setObjectName(f"serverAction:{key}")
-            action.triggered.connect(handler)
-            servers.addAction(action)
-            self.server_actions[key] = action
-        self._update_server_actions()
+        self.server_actions = self.server_menu.actions
         about = self.menuBar().addMenu("&Help").addAction("&About MCP Catalog Inspector")
         about.setObjectName("aboutAction")
         about.triggered.connect(self._on_about_triggered)
@@ -324,69 +295,8 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"{shown} asks you to sign in: {done}{where}.")
 
     def export_snapshot(self, path: Path | None = None, which: Which | None = None) -> bool:
-        """Write the selected server's catalog as `mcp-catalog-snapshot/1` JSON, saying in the file which it is.
-
-        `which` is "accepted" (the catalog of record) or "attempt" (the latest walk, when it
-        was not accepted). None: the only one there is; when the latest refresh was rejected
-        while a catalog stays accepted, the `exportChoice` question asks which (and the export
-        goes on once it is answered). The file is written off the GUI thread; the status bar
-        (and `Runtime.exported`) says how it went. False if there was nothing to export, no
-        file was chosen, or `which` names nothing there is.
-        """
-        choices = export_choices(self.current)
-        if not choices:
-            self.statusBar().showMessage("Nothing to export yet.", STATUS_MS)
-            return False
-        if which is None and len(choices) > 1:
-            self._ask_which_export(path)
-            return True
-        chosen_which: Which = which if which is not None else next(iter(choices))
-        snapshot = choices.get(chosen_which)
-        supervisor = self.current
-        if snapshot is None or supervisor is None:
-            return False
-        if path is None:
-            folder = self.settings.value("export/folder")
-            start = Path(folder) if isinstance(folder, str) and Path(folder).is_dir() else Path.home()
-            suggested = start / export_file_name(supervisor.spec.name, snapshot, chosen_which)
-            chosen, _ = QFileDialog.getSaveFileName(self, "Export snapshot", str(suggested), "JSON (*.json)")
-            if not chosen:
-                return False
-            path = Path(chosen)
-            self.settings.setValue("export/folder", str(path.parent))
-        self.statusBar().showMessage(f"Writing {path}…")
-        self.runtime.export(snapshot, path, export_note(chosen_which, snapshot, choices.get("attempt")))
-        return True
-
-    def _ask_which_export(self, path: Path | None) -> QMessageBox:
-        supervisor = self.current
-        assert supervisor is not None and supervisor.attempt is not None and supervisor.attempt.snapshot is not None
-        failed = supervisor.attempt.snapshot
-        why = visible(failed.error.message, 300) if failed.error is not None else failed.status
-        box = QMessageBox(QMessageBox.Icon.Question, "Export snapshot", "", parent=self)
-        box.setObjectName("exportChoice")
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(
-            f"The latest refresh of {visible(supervisor.spec.name, 120)} was not accepted ({why}).\n\n"
-            "Export the accepted catalog (the last good one, still shown) or the failed attempt (its pages "
-            "and error, as the walk left them)? The file says which it is."
-        )
-        accepted = box.addButton("Accepted catalog", QMessageBox.ButtonRole.AcceptRole)
-        accepted.setObjectName("exportAccepted")
-        attempt = box.addButton("Failed attempt", QMessageBox.ButtonRole.AcceptRole)
-        attempt.setObjectName("exportAttempt")
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(accepted)
-
-        def chosen() -> None:
-            clicked = box.clickedButton()
-            if clicked is accepted or clicked is attempt:
-                self.export_snapshot(path, "accepted" if clicked is accepted else "attempt")
-
-        box.finished.connect(chosen)
-        box.finished.connect(box.deleteLater)
-        box.open()
-        return box
+        """File ▸ Export snapshot for the selected server (see `SnapshotExport.export`)."""
+        return self.exporter.export(path, which)
 
     def _on_export_triggered(self) -> None:
         self.export_snapshot()
@@ -402,7 +312,7 @@ class MainWindow(QMainWindow):
         can_cancel = presenter is not None and presenter.can_cancel
         self.file_actions["refresh"].setEnabled(can_refresh)
         self.file_actions["cancel"].setEnabled(can_cancel)
-        self.file_actions["export"].setEnabled(bool(export_choices(self.current)))
+        self.file_actions["export"].setEnabled(self.exporter.available())
         self.refresh_button.setEnabled(can_refresh)
         self.cancel_button.setEnabled(can_cancel)
 
@@ -428,9 +338,7 @@ class MainWindow(QMainWindow):
         self._problem = problem
         self.title.setText(visible(problem.name, 120))
         self.catalog_label.setText("Not loaded from the configuration: nothing was started.")
-        self.refresh_button.setEnabled(False)
-        self.cancel_button.setEnabled(False)
-        fixable = self._entry(problem.name) is not None
+        fixable = self.server_menu.entry(problem.name) is not None
         text = f"This entry cannot be used\n{visible(problem.message, 1000)}"
         self.banner.show_banner(Banner("entry", text, "Edit…" if fixable else "", fixable))
         self._update_server_actions()
@@ -454,8 +362,6 @@ class MainWindow(QMainWindow):
             self._unbind()
             self.title.setText("No servers")
             self.catalog_label.setText("Add a server to the configuration file.")
-            self.refresh_button.setEnabled(False)
-            self.cancel_button.setEnabled(False)
 
     def _unbind(self) -> None:
         self._problem = None
@@ -463,25 +369,32 @@ class MainWindow(QMainWindow):
         if old is not None:
             for name in _PRESENTER_SIGNALS:
                 getattr(old, name).disconnect(getattr(self, f"_on_presenter_{name}"))
-            old.header_changed.disconnect(self._update_file_actions)
         self._presenter = None
         self._update_file_actions()
 
-    # -- managing the configured servers ---------------------------------------
+    # -- managing the configured servers (the Servers menu, `ServerMenu`) -------
     def manage_config(self, store: ConfigStore, reload: Callable[[], None]) -> None:
         """Let the Servers menu edit `store` (the app's own file); `reload` applies it at once."""
-        self._store = store
-        self._reload = reload
+        self.server_menu.manage(store, reload)
         self._update_server_actions()
 
-    def _entry(self, name: str) -> dict[str, Any] | None:
-        if self._store is None:
-            return None
-        try:
-            entry = self._store.read()["mcpServers"].get(name)
-        except ConfigError:
-            return None
-        return entry if isinstance(entry, dict) else None
+    def add_server(self) -> ServerDialog | None:
+        return self.server_menu.add_server()
+
+    def import_servers(self) -> ImportDialog | None:
+        return self.server_menu.import_servers()
+
+    def edit_server(self) -> ServerDialog | None:
+        return self.server_menu.edit_server()
+
+    def duplicate_server(self) -> None:
+        self.server_menu.duplicate_server()
+
+    def toggle_server_disabled(self) -> None:
+        self.server_menu.toggle_server_disabled()
+
+    def remove_server(self) -> QMessageBox | None:
+        return self.server_menu.remove_server()
 
     def _selected_name(self) -> str | None:
         if self._problem is not None:
@@ -490,114 +403,8 @@ class MainWindow(QMainWindow):
         return current.spec.name if current is not None else None
 
     def _update_server_actions(self) -> None:
-        has_file = getattr(self, "_store", None) is not None
-        name = self._selected_name() if hasattr(self, "_problem") else None
-        in_file = has_file and name is not None and self._entry(name) is not None
-        self.server_actions["add"].setEnabled(has_file)
-        self.server_actions["import"].setEnabled(has_file)
-        for key in ("edit", "duplicate", "disable", "remove"):
-            self.server_actions[key].setEnabled(in_file)
-        self._update_sign_out_action()
-
-    def _update_sign_out_action(self) -> None:
-        """Sign out: only for an HTTP or SSE server with a kept sign-in, while no walk runs."""
-        presenter = getattr(self, "_presenter", None)
-        self.server_actions["signout"].setEnabled(presenter is not None and presenter.can_sign_out)
-
-    def _save(self, change: Callable[[ConfigStore], object]) -> bool:
-        assert self._store is not None
-        try:
-            change(self._store)
-        except (ConfigError, OSError) as exc:
-            self.statusBar().showMessage(visible(f"The configuration was not saved: {exc}", 500), 8000)
-            return False
-        if self._reload is not None:
-            self._reload()
-        return True
-
-    def _names(self) -> frozenset[str]:
-        if self._store is None:
-            return frozenset()
-        try:
-            return frozenset(self._store.read()["mcpServers"])
-        except ConfigError:
-            return frozenset()
-
-    def add_server(self) -> ServerDialog | None:
-        """Open the dialog for a new server; Save writes it to the config file (returns the open dialog)."""
-        if self._store is None:
-            return None
-        dialog = ServerDialog(self, taken=self._names())
-        dialog.accepted.connect(lambda: self._on_server_dialog_saved(dialog, None))
-        dialog.open()
-        return dialog
-
-    def import_servers(self) -> ImportDialog | None:
-        """Open the import dialog; Import copies the ticked entries into the app's own file."""
-        if self._store is None:
-            return None
-        dialog = ImportDialog(self)
-        dialog.accepted.connect(lambda: self._on_import_dialog_accepted(dialog))
-        dialog.open()
-        return dialog
-
-    def _on_import_dialog_accepted(self, dialog: ImportDialog) -> None:
-        given: list[str] = []
-        if self._save(lambda store: given.extend(store.import_entries(dialog.chosen()))) and given:
-            self.statusBar().showMessage(f"Imported {len(given)} server(s); each asks before its first run.", STATUS_MS)
-            self.select_server(given[0])
-        dialog.deleteLater()
-
-    def edit_server(self) -> ServerDialog | None:
-        name = self._selected_name()
-        entry = self._entry(name) if name is not None else None
-        if name is None or entry is None:
-            return None
-        dialog = ServerDialog(self, name, entry, taken=self._names() - {name})
-        dialog.accepted.connect(lambda: self._on_server_dialog_saved(dialog, name))
-        dialog.open()
-        return dialog
-
-    def _on_server_dialog_saved(self, dialog: ServerDialog, old_name: str | None) -> None:
-        name = dialog.result_name()
-        try:
-            entry = dialog.result_entry(store_secrets=True)
-        except Exception as exc:  # the keyring backend's own errors: nothing is saved
-            self.statusBar().showMessage(visible(f"The keyring refused a value; nothing was saved: {exc}", 500), 8000)
-            dialog.deleteLater()
-            return
-        if self._save(lambda store: store.put(name, entry, replacing=old_name)):
-            self.select_server(name)
-        dialog.deleteLater()
-
-    def duplicate_server(self) -> None:
-        current = self.current
-        if current is not None and self._store is not None:
-            copied: list[str] = []
-            if self._save(lambda store: copied.append(store.duplicate(current.spec.name))):
-                self.select_server(copied[0])
-
-    def toggle_server_disabled(self) -> None:
-        current = self.current
-        entry = self._entry(current.spec.name) if current is not None else None
-        if current is not None and entry is not None:
-            disabled = entry.get("disabled") is True
-            self._save(lambda store: store.set_disabled(current.spec.name, not disabled))
-
-    def remove_server(self) -> QMessageBox | None:
-        """Ask, then remove the selected server from the config file (returns the open question)."""
-        name = self._selected_name()
-        if name is None or self._entry(name) is None:
-            return None
-        box = QMessageBox(QMessageBox.Icon.Question, "Remove server", "", parent=self)
-        box.setObjectName("removeServerQuestion")
-        box.setTextFormat(Qt.TextFormat.PlainText)
-        box.setText(f"Remove {visible(name, 200)} from the configuration? Its history stays on disk.")
-        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
-        box.accepted.connect(lambda: self._save(lambda store: store.remove(name)))
-        box.finished.connect(box.deleteLater)
-        box.open()
-        return box
+        """Sign out needs an HTTP or SSE server with a kept sign-in, while no walk runs."""
+        self.server_menu.update(self._presenter is not None and self._presenter.can_sign_out)
 
     def set_notice(self, notice: str) -> None:
         """What the sidebar says about the configuration (empty: nothing to say)."""
@@ -610,7 +417,6 @@ class MainWindow(QMainWindow):
         self._update_server_actions()
         for name in _PRESENTER_SIGNALS:
             getattr(presenter, name).connect(getattr(self, f"_on_presenter_{name}"))
-        presenter.header_changed.connect(self._update_file_actions)
         # Each server keeps its own filter: another server's text would hide its tools with no word why.
         self.tools_pane.filter.setText(self._filters.get(presenter.supervisor.spec.name, ""))
         self._log_batch.clear()
@@ -621,7 +427,6 @@ class MainWindow(QMainWindow):
         self.server_log.setPlainText(presenter.log_text())
         self.statusBar().clearMessage()
         self._on_presenter_header_changed()
-        self._update_file_actions()
         self._on_presenter_banner_changed()
         self._on_presenter_catalog_changed()
         self._on_presenter_walks_changed()
@@ -635,9 +440,8 @@ class MainWindow(QMainWindow):
             return
         self.title.setText(presenter.title)
         self.catalog_label.setText(presenter.subtitle)
-        self.refresh_button.setEnabled(presenter.can_refresh)
-        self.cancel_button.setEnabled(presenter.can_cancel)
-        self._update_sign_out_action()
+        self._update_file_actions()
+        self._update_server_actions()
 
     def _on_presenter_banner_changed(self) -> None:
         if self._presenter is not None:
@@ -686,7 +490,7 @@ class MainWindow(QMainWindow):
         presenter = self._presenter
         if presenter is not None:
             set_capped_text(self.server_info, presenter.server_text())
-            self._update_sign_out_action()
+            self._update_server_actions()
 
     def _on_presenter_pages_added(self, list_name: str) -> None:
         self._timeline(list_name).pages_added()

@@ -13,9 +13,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import sys
 import tempfile
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -143,12 +141,3 @@ async def _call(supervisor: ServerSupervisor, say: Callable[[str], None]) -> Non
         raise AssertionError(f"echo's result was not judged valid against its output schema: {verdict!r}")
     say(f"ok: called echo in {outcome.latency_ms:.0f} ms: {structured}; the result matches its output schema")
 
-
-def started_at() -> float:
-    """A monotonic stamp for measuring from (the process start where /proc tells it)."""
-    age = process_age_ms()
-    return time.monotonic() - (age / 1000 if age is not None else 0.0)
-
-
-if __name__ == "__main__":  # pragma: no cover - run through `mcp-catalog-inspector --self-test`
-    sys.exit("run: mcp-catalog-inspector --self-test")

@@ -1,0 +1,194 @@
+"""The Servers menu: add, import, edit, duplicate, disable and remove entries of the app's own config file.
+
+It only ever edits the file (atomically, through `ConfigStore`); `reload` then
+applies it, so the sidebar, the supervisors and their signals follow the file
+as they do when it changes outside the app. Another client's file is never
+edited: the menu is given no store for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
+
+from catalog_inspector.core.config import ConfigError
+from catalog_inspector.core.config_store import ConfigStore
+from catalog_inspector.core.text import visible
+from catalog_inspector.ui.import_dialog import ImportDialog
+from catalog_inspector.ui.server_dialog import ServerDialog
+
+__all__ = ["ServerMenu"]
+
+STATUS_MS = 5000
+ERROR_MS = 8000
+
+
+class ServerMenu(QObject):
+    """The Servers menu's actions over the app's config file, for the server the window has selected.
+
+    Attributes:
+        actions: by key; object names `serverAction:<key>` (add, import, edit, duplicate,
+            disable, remove, signout).
+    """
+
+    def __init__(
+        self,
+        window: QMainWindow,
+        menu: QMenu,
+        selected: Callable[[], str | None],
+        select: Callable[[str], bool],
+        sign_out: Callable[[], object],
+    ) -> None:
+        super().__init__(window)
+        self._window = window
+        self._selected = selected  # the selected server's (or unusable entry's) name
+        self._select = select
+        self._store: ConfigStore | None = None
+        self._reload: Callable[[], None] | None = None
+        self.actions: dict[str, QAction] = {}
+        entries: tuple[tuple[str, str, Callable[[], object]], ...] = (
+            ("add", "&Add server…", self.add_server),
+            ("import", "&Import from other clients…", self.import_servers),
+            ("edit", "&Edit server…", self.edit_server),
+            ("duplicate", "&Duplicate server", self.duplicate_server),
+            ("disable", "Disable / &enable server", self.toggle_server_disabled),
+            ("remove", "&Remove server…", self.remove_server),
+            ("signout", "Sign &out", sign_out),
+        )
+        for key, text, handler in entries:
+            action = QAction(text, window)
+            action.setObjectName(f"serverAction:{key}")
+            action.triggered.connect(handler)
+            menu.addAction(action)
+            self.actions[key] = action
+        self.update(can_sign_out=False)
+
+    def manage(self, store: ConfigStore, reload: Callable[[], None]) -> None:
+        """Edit `store` (the app's own file); `reload` applies it at once."""
+        self._store = store
+        self._reload = reload
+
+    def entry(self, name: str) -> dict[str, Any] | None:
+        """The file's entry for `name` as written (None: no file to edit, or no such entry)."""
+        if self._store is None:
+            return None
+        try:
+            entry = self._store.read()["mcpServers"].get(name)
+        except ConfigError:
+            return None
+        return entry if isinstance(entry, dict) else None
+
+    def update(self, can_sign_out: bool) -> None:
+        """Enable what can act on the selection: adding needs a file, editing an entry in it."""
+        has_file = self._store is not None
+        name = self._selected()
+        in_file = name is not None and self.entry(name) is not None
+        self.actions["add"].setEnabled(has_file)
+        self.actions["import"].setEnabled(has_file)
+        for key in ("edit", "duplicate", "disable", "remove"):
+            self.actions[key].setEnabled(in_file)
+        self.actions["signout"].setEnabled(can_sign_out)
+
+    # -- the actions -----------------------------------------------------------
+    def add_server(self) -> ServerDialog | None:
+        """Open the dialog for a new server; Save writes it to the config file (returns the open dialog)."""
+        if self._store is None:
+            return None
+        dialog = ServerDialog(self._window, taken=self._names())
+        dialog.accepted.connect(lambda: self._on_server_dialog_saved(dialog, None))
+        dialog.open()
+        return dialog
+
+    def import_servers(self) -> ImportDialog | None:
+        """Open the import dialog; Import copies the ticked entries into the app's own file."""
+        if self._store is None:
+            return None
+        dialog = ImportDialog(self._window)
+        dialog.accepted.connect(lambda: self._on_import_dialog_accepted(dialog))
+        dialog.open()
+        return dialog
+
+    def edit_server(self) -> ServerDialog | None:
+        name = self._selected()
+        entry = self.entry(name) if name is not None else None
+        if name is None or entry is None:
+            return None
+        dialog = ServerDialog(self._window, name, entry, taken=self._names() - {name})
+        dialog.accepted.connect(lambda: self._on_server_dialog_saved(dialog, name))
+        dialog.open()
+        return dialog
+
+    def duplicate_server(self) -> None:
+        name = self._selected()
+        if name is not None and self.entry(name) is not None:
+            copied: list[str] = []
+            if self._save(lambda store: copied.append(store.duplicate(name))):
+                self._select(copied[0])
+
+    def toggle_server_disabled(self) -> None:
+        name = self._selected()
+        entry = self.entry(name) if name is not None else None
+        if name is not None and entry is not None:
+            disabled = entry.get("disabled") is True
+            self._save(lambda store: store.set_disabled(name, not disabled))
+
+    def remove_server(self) -> QMessageBox | None:
+        """Ask, then remove the selected server from the config file (returns the open question)."""
+        name = self._selected()
+        if name is None or self.entry(name) is None:
+            return None
+        box = QMessageBox(QMessageBox.Icon.Question, "Remove server", "", parent=self._window)
+        box.setObjectName("removeServerQuestion")
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(f"Remove {visible(name, 200)} from the configuration? Its history stays on disk.")
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
+        box.accepted.connect(lambda: self._save(lambda store: store.remove(name)))
+        box.finished.connect(box.deleteLater)
+        box.open()
+        return box
+
+    # -- the file --------------------------------------------------------------
+    def _say(self, text: str, ms: int) -> None:
+        self._window.statusBar().showMessage(text, ms)
+
+    def _save(self, change: Callable[[ConfigStore], object]) -> bool:
+        assert self._store is not None
+        try:
+            change(self._store)
+        except (ConfigError, OSError) as exc:
+            self._say(visible(f"The configuration was not saved: {exc}", 500), ERROR_MS)
+            return False
+        if self._reload is not None:
+            self._reload()
+        return True
+
+    def _names(self) -> frozenset[str]:
+        if self._store is None:
+            return frozenset()
+        try:
+            return frozenset(self._store.read()["mcpServers"])
+        except ConfigError:
+            return frozenset()
+
+    def _on_import_dialog_accepted(self, dialog: ImportDialog) -> None:
+        given: list[str] = []
+        if self._save(lambda store: given.extend(store.import_entries(dialog.chosen()))) and given:
+            self._say(f"Imported {len(given)} server(s); each asks before its first run.", STATUS_MS)
+            self._select(given[0])
+        dialog.deleteLater()
+
+    def _on_server_dialog_saved(self, dialog: ServerDialog, old_name: str | None) -> None:
+        name = dialog.result_name()
+        try:
+            entry = dialog.result_entry(store_secrets=True)
+        except Exception as exc:  # the keyring backend's own errors: nothing is saved
+            self._say(visible(f"The keyring refused a value; nothing was saved: {exc}", 500), ERROR_MS)
+            dialog.deleteLater()
+            return
+        if self._save(lambda store: store.put(name, entry, replacing=old_name)):
+            self._select(name)
+        dialog.deleteLater()
