@@ -29,7 +29,7 @@ bench: $(STAMP)
 # rules, against the fast core tests chosen in pyproject.toml's [tool.mutmut]; prints the score per module
 # and the survivors. mutmut only knows src/ layouts, so it runs in $(MUTATION_DIR)/ where src links to app/.
 # Every run starts afresh (mutmut's cache misses changes to modules it does not mutate); one worker, niced.
-# MUTANTS='catalog_inspector.core.diff.*' narrows a run; `cd .mutation && ../.venv/bin/mutmut show NAME`.
+# MUTANTS='catalog_inspector.core.drift.diff.*' narrows a run; `cd .mutation && ../.venv/bin/mutmut show NAME`.
 MUTATION_DIR := .mutation
 MUTMUT := $(CURDIR)/$(VENV)/bin/mutmut
 MUTANTS ?=

@@ -113,7 +113,7 @@ step "5. the bundle's sandbox worker, through the app's Sandbox client"
 "$root/.venv/bin/python" - "$app" <<'EOF'
 import sys, time
 import anyio
-from catalog_inspector.core.sandbox import Sandbox
+from catalog_inspector.core.calls.sandbox import Sandbox
 
 async def main() -> None:
     schema = {"type": "object", "properties": {"text": {"type": "string", "pattern": "^(a+)+$"}}, "required": ["text"]}

@@ -8,12 +8,14 @@ interpreter to give `-m` to (see `core.launch`); they work from source too.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Callable
 
 __all__ = ["main"]
 
 HEADLESS_COMMANDS = ("snapshot", "diff", "check", "call", "signout")
+SANDBOX_WORKER = "catalog_inspector.core.calls.sandbox_worker"
 
 
 def _run_demo_server(args: list[str]) -> int:
@@ -27,16 +29,15 @@ def _run_sandbox_worker(args: list[str]) -> int:
     if args:
         print(f"mcp-catalog-inspector: the sandbox worker takes no arguments, got {args!r}", file=sys.stderr)
         return 2
-    from catalog_inspector.core.sandbox_worker import main as worker_main
-
-    worker_main()
+    # By name, as `python -m` would run it: the worker is a program of its own, not part of a room's face.
+    importlib.import_module(SANDBOX_WORKER).main()
     return 0
 
 
 # By module name, as `core.launch.ENTRY_FLAGS` lists them (a test checks both name the same modules).
 HELPERS: dict[str, Callable[[list[str]], int]] = {
     "catalog_inspector.demo": _run_demo_server,
-    "catalog_inspector.core.sandbox_worker": _run_sandbox_worker,
+    SANDBOX_WORKER: _run_sandbox_worker,
 }
 
 

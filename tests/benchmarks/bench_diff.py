@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from catalog_inspector.core.diff import CatalogDiff, diff_catalogs
+from catalog_inspector.core.drift import CatalogDiff, diff_catalogs
 
 TARGET_S = 0.2  # per 10,000 tools
 

@@ -26,8 +26,7 @@ from typing import Any
 from PySide6.QtCore import QStringListModel
 from PySide6.QtWidgets import QApplication, QTableView, QWidget
 
-from catalog_inspector.core.diff import diff_catalogs
-from catalog_inspector.core.drift import DriftReport, FirstPage, rows_of
+from catalog_inspector.core.drift import DriftReport, FirstPage, diff_catalogs, rows_of
 from catalog_inspector.demo.catalog import Options, plan_for
 from catalog_inspector.ui.widgets.checks_pane import ChecksPane
 from catalog_inspector.ui.widgets.drift_pane import DriftPane

@@ -6,8 +6,8 @@ import pydantic
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from catalog_inspector.core.classify import classify
 from catalog_inspector.core.errors import ErrorKind, WalkFailed, WalkRejected, make_error
+from catalog_inspector.core.transport import classify
 
 
 def test_nested_exception_groups_are_unwrapped_to_the_real_cause() -> None:

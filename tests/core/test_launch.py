@@ -9,10 +9,10 @@ from pathlib import Path
 import anyio
 import pytest
 
+from catalog_inspector.core.calls.sandbox import Sandbox, worker_command
 from catalog_inspector.core.config import Limits, ServerSpec, demo_servers
 from catalog_inspector.core.launch import ENTRY_FLAGS, python_module_command
-from catalog_inspector.core.sandbox import Sandbox, worker_command
-from catalog_inspector.core.worker import SessionWorker
+from catalog_inspector.core.session import SessionWorker
 from catalog_inspector.main import HELPERS
 
 BUNDLE = "/opt/mcp-catalog-inspector/mcp-catalog-inspector"
@@ -24,8 +24,8 @@ def test_from_source_a_module_runs_under_this_interpreter_with_dash_m() -> None:
 
 
 def test_from_source_interpreter_flags_come_before_dash_m() -> None:
-    command = python_module_command("catalog_inspector.core.sandbox_worker", interpreter_flags=("-P",), frozen=False)
-    assert command == (sys.executable, ("-P", "-m", "catalog_inspector.core.sandbox_worker"))
+    command = python_module_command("catalog_inspector.core.calls.sandbox_worker", interpreter_flags=("-P",), frozen=False)
+    assert command == (sys.executable, ("-P", "-m", "catalog_inspector.core.calls.sandbox_worker"))
 
 
 def test_in_a_frozen_bundle_the_app_runs_itself_with_the_modules_hidden_flag() -> None:
@@ -35,7 +35,7 @@ def test_in_a_frozen_bundle_the_app_runs_itself_with_the_modules_hidden_flag() -
 
 def test_in_a_frozen_bundle_interpreter_flags_are_dropped() -> None:
     command = python_module_command(
-        "catalog_inspector.core.sandbox_worker", interpreter_flags=("-P",), frozen=True, executable=BUNDLE
+        "catalog_inspector.core.calls.sandbox_worker", interpreter_flags=("-P",), frozen=True, executable=BUNDLE
     )
     assert command == (BUNDLE, ("--run-sandbox-worker",))
 
@@ -59,7 +59,7 @@ def test_every_entry_flag_is_handled_by_main_and_looks_like_no_user_option() -> 
 
 
 def test_the_commands_used_from_source_are_unchanged(tmp_path: Path) -> None:
-    assert worker_command() == [sys.executable, "-P", "-m", "catalog_inspector.core.sandbox_worker"]
+    assert worker_command() == [sys.executable, "-P", "-m", "catalog_inspector.core.calls.sandbox_worker"]
     first = demo_servers(tmp_path)[0]
     state = str(tmp_path / "demo-normal.json")
     assert (first.command, first.args) == (
@@ -89,7 +89,7 @@ async def test_the_frozen_command_walks_the_demo_server(fake_bundle: str) -> Non
 
 @pytest.mark.anyio
 async def test_the_frozen_command_runs_a_sandbox_worker_that_validates(fake_bundle: str) -> None:
-    program, args = python_module_command("catalog_inspector.core.sandbox_worker", frozen=True, executable=fake_bundle)
+    program, args = python_module_command("catalog_inspector.core.calls.sandbox_worker", frozen=True, executable=fake_bundle)
     schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
     with anyio.fail_after(30):
         async with Sandbox(command=[program, *args], prestart=True) as sandbox:

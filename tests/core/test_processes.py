@@ -16,10 +16,10 @@ from pathlib import Path
 import anyio
 import pytest
 
+from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import Limits
 from catalog_inspector.core.processes import ProcessRegistry, ServerTree, adopt_orphans, start_time
-from catalog_inspector.core.snapshot import Snapshot
-from catalog_inspector.core.worker import SessionWorker
+from catalog_inspector.core.session import SessionWorker
 from tests.helpers import alive, assert_all_gone, demo_spec, end_process, pids_in, spawn_orphan, wait_until
 
 SLEEPER = [sys.executable, "-c", "import signal; signal.pause()"]  # runs until killed

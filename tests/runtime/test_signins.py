@@ -5,7 +5,7 @@ from __future__ import annotations
 import anyio
 import pytest
 
-from catalog_inspector.core.oauth_signin import OAuthHooks, SignIn, default_hooks, set_default_hooks
+from catalog_inspector.core.oauth import OAuthHooks, SignIn, default_hooks, set_default_hooks
 from catalog_inspector.runtime import signins
 
 

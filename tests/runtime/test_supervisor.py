@@ -9,7 +9,7 @@ import pytest
 
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.errors import ErrorKind
-from catalog_inspector.core.worker import SessionWorker
+from catalog_inspector.core.session import SessionWorker
 from catalog_inspector.runtime import CallTicket, Runtime, ServerState, ServerSupervisor
 from tests.helpers import alive, demo_spec, recording_registry, spin_until_gone
 
@@ -94,7 +94,7 @@ def test_the_old_active_sessions_process_is_gone_after_a_swap(rig: Rig, qtbot) -
 
 
 def test_a_bug_in_the_walk_is_reported_as_an_internal_failure(rig: Rig, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    import catalog_inspector.core.walk as walk
+    import catalog_inspector.core.session.walk as walk
 
     async def broken(*_args: object) -> None:
         raise ValueError("boom in the enumerator")

@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QCoreApplication, QEvent, QSettings
 
-from catalog_inspector.core.call_store import CallStore
-from catalog_inspector.core.config import Limits, ServerSpec
-from catalog_inspector.core.consent import LaunchConsent
-from catalog_inspector.core.history import History
+from catalog_inspector.core.calls import CallStore
+from catalog_inspector.core.config import LaunchConsent, Limits, ServerSpec
+from catalog_inspector.core.drift import History
 from catalog_inspector.runtime import Runtime
 from catalog_inspector.ui.main_window import MainWindow
 from tests.helpers import recording_registry, spin_until_gone

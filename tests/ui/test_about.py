@@ -10,8 +10,8 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenuBar, QMessageBox
 
 import catalog_inspector
-from catalog_inspector.ui.about import about_text, show_about
 from catalog_inspector.ui.app import app_icon
+from catalog_inspector.ui.dialogs.about import about_text, show_about
 from tests.ui.conftest import Harness
 
 

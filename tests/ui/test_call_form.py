@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QLineEdit, QPlainTextEdit
 
-from catalog_inspector.core.form import MAX_ROWS, build_form, empty_value
-from catalog_inspector.core.validation import FieldProblem
+from catalog_inspector.core.calls import FieldProblem
+from catalog_inspector.core.calls.form import MAX_ROWS, build_form, empty_value
 from catalog_inspector.ui.widgets.call_form import PROBLEM_PROPERTY, CallForm
 from catalog_inspector.ui.widgets.call_form_fields import MAX_SLOTS, TEXT_LIMIT, Slot
 

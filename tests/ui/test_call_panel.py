@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QCheckBox, QLabel, QPlainTextEdit, QPushButton, QTableWidget
 
-from catalog_inspector.core.call_store import CallStore
+from catalog_inspector.core.calls import CallStore
 from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.main_window import MainWindow
 from catalog_inspector.ui.models.roles import Role

@@ -7,8 +7,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QDialogButtonBox, QLabel, QListView, QWidget
 
-from catalog_inspector.core.config import load_config
-from catalog_inspector.core.config_store import ConfigStore
+from catalog_inspector.core.config import ConfigStore, load_config
 from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.app import follow_config
 from tests.helpers import DEMO, pids_in

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QListView, QPushButton
 
-from catalog_inspector.core.consent import LaunchConsent
+from catalog_inspector.core.config import LaunchConsent
 from catalog_inspector.runtime import ServerState
 from tests.helpers import demo_spec
 from tests.ui.conftest import Harness, wait_for

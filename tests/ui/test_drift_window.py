@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QTableWidget,
 )
 
-from catalog_inspector.core.history import History
+from catalog_inspector.core.drift import History
 from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.main_window import MainWindow
 from catalog_inspector.ui.models.roles import Role

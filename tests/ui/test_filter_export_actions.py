@@ -8,8 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QLineEdit, QMessageBox, QPushButton
 
-from catalog_inspector.core.export import export_file_name
-from catalog_inspector.core.snapshot import Snapshot
+from catalog_inspector.core.catalog import Snapshot, export_file_name
 from catalog_inspector.runtime.supervisor import ServerState
 from tests.helpers import demo_spec
 from tests.ui.conftest import Harness, wait_for

@@ -330,8 +330,8 @@ def test_copy_takes_the_full_cursor_and_tables_never_wrap(harness: Harness, qtbo
 def test_a_deleted_window_receives_nothing_from_the_runtime(qtbot, qloop, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from PySide6.QtCore import QObject
 
+    from catalog_inspector.core.catalog import PageRecord
     from catalog_inspector.core.errors import ErrorInfo, ErrorKind
-    from catalog_inspector.core.snapshot import PageRecord
     from catalog_inspector.runtime import Runtime
 
     runtime = Runtime([demo_spec("normal", name="a"), demo_spec("single", name="b")], Limits())

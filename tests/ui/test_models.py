@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QModelIndex
 
-from catalog_inspector.core.snapshot import PageRecord
+from catalog_inspector.core.catalog import PageRecord
 from catalog_inspector.demo.catalog import base_items
 from catalog_inspector.ui.models.item_list import ItemListModel
 from catalog_inspector.ui.models.roles import Role

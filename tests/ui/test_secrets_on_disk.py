@@ -15,10 +15,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
-from catalog_inspector.core.call_store import CallStore
-from catalog_inspector.core.config import ServerSpec, Variables, parse_entry
-from catalog_inspector.core.config_store import ConfigStore
-from catalog_inspector.core.history import History
+from catalog_inspector.core.calls import CallStore
+from catalog_inspector.core.config import ConfigStore, ServerSpec, Variables, parse_entry
+from catalog_inspector.core.drift import History
 from catalog_inspector.runtime.supervisor import ServerState
 from tests.fixtures.file_keyring import selected
 from tests.helpers import DEMO, http_demo

@@ -7,11 +7,10 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QDialogButtonBox, QLabel, QListView, QMessageBox
 
-from catalog_inspector.core.config import load_config
-from catalog_inspector.core.config_store import ConfigStore
+from catalog_inspector.core.config import ConfigStore, load_config
 from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.app import follow_config
-from catalog_inspector.ui.server_dialog import ServerDialog
+from catalog_inspector.ui.dialogs.server import ServerDialog
 from tests.helpers import DEMO
 from tests.ui.conftest import Harness, wait_for
 
@@ -127,8 +126,8 @@ def test_importing_copies_ticked_entries_with_inputs_answered_and_never_writes_t
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QLineEdit
 
-    from catalog_inspector.core.client_configs import Location
-    from catalog_inspector.ui.import_dialog import ImportDialog
+    from catalog_inspector.core.config.clients import Location
+    from catalog_inspector.ui.dialogs.imports import ImportDialog
 
     vscode = tmp_path / "Code" / "mcp.json"
     vscode.parent.mkdir()

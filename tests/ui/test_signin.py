@@ -24,10 +24,10 @@ from PySide6.QtCore import QObject, QSettings, Qt, QUrl, Slot
 from PySide6.QtGui import QAction, QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QLabel, QLineEdit, QPlainTextEdit, QPushButton
 
-from catalog_inspector.core.call_store import CallStore
+from catalog_inspector.core.calls import CallStore
 from catalog_inspector.core.config import ServerSpec
-from catalog_inspector.core.history import History
-from catalog_inspector.core.oauth_store import grant_of
+from catalog_inspector.core.drift import History
+from catalog_inspector.core.oauth import grant_of
 from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.main_window import MainWindow
 from catalog_inspector.ui.widgets.labels import ElidedLabel
@@ -386,7 +386,7 @@ HOSTILE_LINK = 'https://auth.example/authorize?next=<img src="file:///dev/zero">
 def test_the_banner_shows_a_link_as_plain_encoded_text_and_opens_only_a_safe_one(  # type: ignore[no-untyped-def]
     harness: Harness, qtbot, browser: Browser, link: str, safe: bool
 ) -> None:
-    from catalog_inspector.core.oauth_signin import SignIn
+    from catalog_inspector.core.oauth import SignIn
 
     window = harness.window([demo_spec("normal", name="local")])
     wait_for(qtbot, lambda: state(window) is ServerState.READY)

@@ -7,8 +7,8 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush, QFont, QFontMetrics
 from PySide6.QtWidgets import QLabel, QListView, QTableView
 
+from catalog_inspector.core.catalog import PageRecord
 from catalog_inspector.core.errors import ErrorKind
-from catalog_inspector.core.snapshot import PageRecord
 from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.main_window import MainWindow
 from catalog_inspector.ui.models.roles import Role

@@ -59,9 +59,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.call_store import CallStore
+from catalog_inspector.core.calls import CallStore
 from catalog_inspector.core.config import ServerSpec
-from catalog_inspector.core.history import History
+from catalog_inspector.core.drift import History
 from catalog_inspector.core.text import visible_json
 from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.main_window import MainWindow

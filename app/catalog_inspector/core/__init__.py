@@ -1,31 +1,24 @@
-"""The Qt-free engine: configs, connections, the bounded enumerator, snapshots, validation, errors.
+"""The Qt-free engine, in rooms. Each room's `__init__` is its face: code outside a room imports the face only.
 
-Nothing here imports Qt; everything runs and is tested without a display. The
-data modules (`lists`, `errors`, `snapshot`) import no SDK either; connecting
-and walking (`connection`, `walk`, `worker`) are separate modules that produce them.
+Rooms, lowest floor first (a room imports only rooms above it in this list, and
+core's shared modules):
+
+- `config`: server entries and budgets, the app's own file, other clients' files,
+  consent, secrets;
+- `catalog`: the four lists, snapshots, the bounded enumerator, export names (no SDK);
+- `transport`: stdio, legacy SSE, the byte meter, the classification of failures,
+  the SDK adapter;
+- `oauth`: signing in to an HTTP server that asks for it;
+- `calls`: call outcomes and reports, forms, validation and its sandbox, lint, call
+  history (no SDK);
+- `drift`: the diff and its severities, drift reports, approval pins, history (no SDK);
+- `session`: one live connection: connect, walk, send requests raw, the worker.
+
+Shared modules, the floor every room stands on: `errors` (the kinds of failure and
+the exception tree), `text` (untrusted text made safe to show), `files` (safe
+writes), `paths` (where files live), `redact` (secrets left out), `pointer` (JSON
+pointers), `launch` (our own helper processes' command lines) and `processes`
+(server process trees found and killed).
+
+Nothing here imports Qt, the runtime or the UI (`tests/core/test_layers.py`).
 """
-
-from catalog_inspector.core.config import ConfigError, Limits, ServerSpec, load_config, parse_config
-from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind, WalkFailed, WalkRejected
-from catalog_inspector.core.lists import LIST_KINDS, LIST_NAMES, ListKind
-from catalog_inspector.core.snapshot import FORMAT, ListResult, PageRecord, Snapshot
-
-__all__ = [
-    "FORMAT",
-    "LIST_KINDS",
-    "LIST_NAMES",
-    "CatalogError",
-    "ConfigError",
-    "ErrorInfo",
-    "ErrorKind",
-    "Limits",
-    "ListKind",
-    "ListResult",
-    "PageRecord",
-    "ServerSpec",
-    "Snapshot",
-    "WalkFailed",
-    "WalkRejected",
-    "load_config",
-    "parse_config",
-]

@@ -10,7 +10,7 @@ The tree::
                                 the authorization flow failed at one of its steps (auth),
                                 or the inspector itself broke (internal)
 
-Plain data, no SDK import: `core.classify` turns what the SDK, anyio or the OS
+Plain data, no SDK import: `core.transport.classify` turns what the SDK, anyio or the OS
 raises into these, so the UI and the CLI render one error path and never parse
 a message (everything they need is in `ErrorInfo.details`).
 """

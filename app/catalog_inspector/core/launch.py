@@ -22,7 +22,7 @@ __all__ = ["ENTRY_FLAGS", "python_module_command"]
 # imports (they are only ever imported by name, so its analysis cannot see them).
 ENTRY_FLAGS: dict[str, str] = {
     "catalog_inspector.demo": "--run-demo-server",
-    "catalog_inspector.core.sandbox_worker": "--run-sandbox-worker",
+    "catalog_inspector.core.calls.sandbox_worker": "--run-sandbox-worker",
 }
 
 

@@ -23,15 +23,15 @@ def cache_dir() -> Path:
 
 
 def history_dir() -> Path:
-    """Where accepted snapshots and pinned digests are kept, per server (see `core.history`)."""
+    """Where accepted snapshots and pinned digests are kept, per server (see `core.drift.history`)."""
     return Path(platformdirs.user_data_dir(APP_NAME)) / "history"
 
 
 def calls_dir() -> Path:
-    """Where test calls and named argument sets are kept, per server (see `core.call_store`)."""
+    """Where test calls and named argument sets are kept, per server (see `core.calls.store`)."""
     return Path(platformdirs.user_data_dir(APP_NAME)) / "calls"
 
 
 def consent_file() -> Path:
-    """The digests of the local commands the user agreed to run (see `core.consent`)."""
+    """The digests of the local commands the user agreed to run (see `core.config.consent`)."""
     return Path(platformdirs.user_data_dir(APP_NAME)) / "launch-consent.json"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import anyio
 
-from catalog_inspector.core.lists import LIST_NAMES
+from catalog_inspector.core.catalog import LIST_NAMES
 from catalog_inspector.demo.catalog import MODES, Options
 from catalog_inspector.demo.server import CALL_FAILURES, DemoServer, serve_http, serve_stdio
 

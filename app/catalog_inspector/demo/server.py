@@ -30,8 +30,8 @@ from mcp.shared.message import SessionMessage
 from mcp.shared.subscriptions import ToolsListChanged
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from catalog_inspector.core.catalog import LIST_KINDS
 from catalog_inspector.core.files import write_text_safely
-from catalog_inspector.core.lists import LIST_KINDS
 from catalog_inspector.demo.catalog import CATASTROPHIC_TEXT, Options, Page, Plan, plan_for
 
 __all__ = ["DemoServer"]

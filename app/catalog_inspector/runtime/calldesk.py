@@ -18,11 +18,17 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.call_store import CallRecord, CallStore, capped
-from catalog_inspector.core.calls import LAYER_WORDS, CallOutcome
+from catalog_inspector.core.calls import (
+    LAYER_WORDS,
+    CallOutcome,
+    CallRecord,
+    CallStore,
+    capped,
+    lint_schema,
+    lint_tools,
+)
+from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import ServerSpec
-from catalog_inspector.core.lint import lint_schema, lint_tools
-from catalog_inspector.core.snapshot import Snapshot
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime.offload import Offload, OffloadClosed
 from catalog_inspector.runtime.supervisor import CallTicket, ServerSupervisor

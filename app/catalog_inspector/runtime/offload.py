@@ -5,7 +5,7 @@ disk-bound done in a coroutine freezes the window for its whole duration.
 Exports, diffs and file writes go to a small pool of threads here. Untrusted
 JSON Schema validation does not: a catastrophic `pattern` can run for minutes
 and a thread cannot be stopped, so it goes to the killable sandbox process
-(`core.sandbox`), which the runtime owns through this object too.
+(`core.calls.sandbox`), which the runtime owns through this object too.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from catalog_inspector.core.sandbox import Sandbox
-from catalog_inspector.core.validation import ResultVerdict, Validation
+from catalog_inspector.core.calls import ResultVerdict, Sandbox, Validation
 
 __all__ = ["VALIDATION_BUDGET", "Offload", "OffloadClosed"]
 

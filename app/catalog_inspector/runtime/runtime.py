@@ -8,13 +8,12 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.call_store import CallStore
-from catalog_inspector.core.config import EntryProblem, Limits, ServerSpec
-from catalog_inspector.core.consent import LaunchConsent
+from catalog_inspector.core.calls import CallStore
+from catalog_inspector.core.catalog import PageRecord, Snapshot, write_json
+from catalog_inspector.core.config import EntryProblem, LaunchConsent, Limits, ServerSpec
+from catalog_inspector.core.drift import History
 from catalog_inspector.core.files import write_text_safely
-from catalog_inspector.core.history import History
 from catalog_inspector.core.processes import ProcessRegistry
-from catalog_inspector.core.snapshot import PageRecord, Snapshot, write_json
 from catalog_inspector.runtime.calldesk import CallDesk
 from catalog_inspector.runtime.collector import Collector
 from catalog_inspector.runtime.offload import Offload
@@ -151,7 +150,7 @@ class Runtime(QObject):
         return next((s for s in self.supervisors if s.spec.name == name), None)
 
     def export(self, snapshot: Snapshot, path: Path, extra: dict[str, Any] | None = None) -> None:
-        """Write `snapshot` (plus `extra` keys, see `core.export`) to `path` off the GUI thread; `exported` reports the outcome."""
+        """Write `snapshot` (plus `extra` keys, see `core.catalog.export`) to `path` off the GUI thread; `exported` reports the outcome."""
         task = asyncio.ensure_future(self._export(snapshot, path, extra))
         self._exports.add(task)
         task.add_done_callback(self._exports.discard)

@@ -1,14 +1,14 @@
 """Sign-ins in the app: the engine's hooks routed to the server that asked, kept sign-ins, signing out.
 
-The engine (`core.oauth`) shows a sign-in through the hooks every connection uses
-(`core.oauth_signin.set_default_hooks`). The app's hooks (`install_hooks`, which the
+The engine (`core.oauth.provider`) shows a sign-in through the hooks every connection uses
+(`core.oauth.signin.set_default_hooks`). The app's hooks (`install_hooks`, which the
 runtime calls) run in the task of the request that met the 401, under the session
 worker of one supervisor: `supervisor.asking` names it, so the sign-in is shown on
 exactly that server (`ServerSupervisor.show_sign_in`), never on another server of the
 same name that a configuration change put in its place. A connection made outside any
 supervisor in the same process gets the hooks that were installed before.
 
-`SignInDesk` says what each server's kept sign-in allows (`core.oauth_store.Grant`:
+`SignInDesk` says what each server's kept sign-in allows (`core.oauth.store.Grant`:
 scopes, expiry; never a token) and signs out. Both are keyring calls, on the offload
 threads; a server's kept sign-in is read only once the server has been reached (a
 walk or a call ended, a sign-in ended), never at start.
@@ -23,8 +23,16 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind
-from catalog_inspector.core.oauth_signin import OAuthHooks, SignIn, default_hooks, oauth_applies, set_default_hooks
-from catalog_inspector.core.oauth_store import Grant, forget, grant_of
+from catalog_inspector.core.oauth import (
+    Grant,
+    OAuthHooks,
+    SignIn,
+    default_hooks,
+    forget,
+    grant_of,
+    oauth_applies,
+    set_default_hooks,
+)
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime.offload import Offload, OffloadClosed
 from catalog_inspector.runtime.supervisor import ServerSupervisor, asking

@@ -23,16 +23,22 @@ from typing import Any, Literal
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.calls import CallOutcome, Judge, call_tool, get_prompt, judge_in_process, read_resource
+from catalog_inspector.core.calls import CallOutcome, Judge, judge_in_process
+from catalog_inspector.core.catalog import PageRecord, Snapshot, failed_snapshot
 from catalog_inspector.core.config import Limits, ServerSpec, limits_for
-from catalog_inspector.core.connection import Connection
 from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind
-from catalog_inspector.core.oauth_signin import SignIn
+from catalog_inspector.core.oauth import SignIn
 from catalog_inspector.core.processes import ProcessRegistry
-from catalog_inspector.core.snapshot import PageRecord, Snapshot, failed_snapshot
-from catalog_inspector.core.stdio import ServerLog
-from catalog_inspector.core.walk import source_of
-from catalog_inspector.core.worker import SessionWorker, internal_error
+from catalog_inspector.core.session import (
+    Connection,
+    SessionWorker,
+    call_tool,
+    get_prompt,
+    internal_error,
+    read_resource,
+    source_of,
+)
+from catalog_inspector.core.transport import ServerLog
 
 __all__ = ["Attempt", "CallTicket", "ServerState", "ServerSupervisor", "asking"]
 

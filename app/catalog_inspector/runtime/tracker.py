@@ -17,12 +17,27 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import ServerSpec
-from catalog_inspector.core.diff import CatalogDiff, Severity, diff_catalogs
-from catalog_inspector.core.drift import DriftReport, DriftRow, build_report, catalog_items, collisions, rows_of
-from catalog_inspector.core.history import Entry, History
-from catalog_inspector.core.pins import PinCheck, Pins, check_pins, forget_pins, load_pins, save_pins
-from catalog_inspector.core.snapshot import Snapshot
+from catalog_inspector.core.drift import (
+    CatalogDiff,
+    DriftReport,
+    DriftRow,
+    Entry,
+    History,
+    PinCheck,
+    Pins,
+    Severity,
+    build_report,
+    catalog_items,
+    check_pins,
+    collisions,
+    diff_catalogs,
+    forget_pins,
+    load_pins,
+    rows_of,
+    save_pins,
+)
 from catalog_inspector.runtime.offload import Offload, OffloadClosed
 from catalog_inspector.runtime.supervisor import ServerSupervisor
 

@@ -117,9 +117,7 @@ def problems_notice(path: Path, loaded: Loaded) -> str:
 
 def follow_config(path: Path, runtime: Runtime, window: MainWindow) -> ConfigWatcher:
     """Apply the config file whenever it changes outside the app; a broken save keeps the servers shown."""
-    from catalog_inspector.core.client_configs import known_locations
-    from catalog_inspector.core.config import ConfigError, load_config
-    from catalog_inspector.core.config_store import ConfigStore
+    from catalog_inspector.core.config import ConfigError, ConfigStore, known_locations, load_config
     from catalog_inspector.ui.config_watch import ConfigWatcher
 
     def reload() -> None:
@@ -289,10 +287,9 @@ def _run_main_window(
 
     import qasync
 
-    from catalog_inspector.core.call_store import CallStore
-    from catalog_inspector.core.config import Limits, demo_servers
-    from catalog_inspector.core.consent import LaunchConsent
-    from catalog_inspector.core.history import DEFAULT_KEEP, History
+    from catalog_inspector.core.calls import CallStore
+    from catalog_inspector.core.config import LaunchConsent, Limits, demo_servers
+    from catalog_inspector.core.drift import DEFAULT_KEEP, History
     from catalog_inspector.core.paths import cache_dir, calls_dir, consent_file, history_dir, user_config_file
     from catalog_inspector.core.processes import ProcessRegistry
     from catalog_inspector.runtime import Offload, Runtime

@@ -2,7 +2,7 @@
 
 The document is written off the GUI thread by the runtime (`Runtime.export`,
 whose `exported` signal says how it went); what it says about itself comes from
-`core.export`.
+`core.catalog.export`.
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QSettings, Qt
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
 
-from catalog_inspector.core.export import Which, export_file_name, export_note
-from catalog_inspector.core.snapshot import Snapshot
+from catalog_inspector.core.catalog import Snapshot, Which, export_file_name, export_note
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import Runtime, ServerSupervisor
 

@@ -26,21 +26,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.config import EntryProblem
-from catalog_inspector.core.config_store import ConfigStore
-from catalog_inspector.core.export import Which
-from catalog_inspector.core.history import Entry
-from catalog_inspector.core.lint import lint_words
-from catalog_inspector.core.lists import LIST_KINDS, LIST_NAMES
+from catalog_inspector.core.calls import lint_words
+from catalog_inspector.core.catalog import LIST_KINDS, LIST_NAMES, Which
+from catalog_inspector.core.config import ConfigStore, EntryProblem
+from catalog_inspector.core.drift import Entry
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import Runtime, ServerSupervisor
 from catalog_inspector.runtime.tracker import Comparison
 from catalog_inspector.ui.batch import Batcher
+from catalog_inspector.ui.dialogs.imports import ImportDialog
+from catalog_inspector.ui.dialogs.server import ServerDialog
 from catalog_inspector.ui.export_action import SnapshotExport
-from catalog_inspector.ui.import_dialog import ImportDialog
 from catalog_inspector.ui.models.server_list import ServerListModel
 from catalog_inspector.ui.presenter import Banner, ServerPresenter
-from catalog_inspector.ui.server_dialog import ServerDialog
 from catalog_inspector.ui.server_menu import ServerMenu
 from catalog_inspector.ui.signin import link_text
 from catalog_inspector.ui.widgets.call_panel import CallPanel
@@ -237,7 +235,7 @@ class MainWindow(QMainWindow):
         about.triggered.connect(self._on_about_triggered)
 
     def _on_about_triggered(self) -> None:
-        from catalog_inspector.ui.about import show_about
+        from catalog_inspector.ui.dialogs.about import show_about
 
         show_about(self)
 

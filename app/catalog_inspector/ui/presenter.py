@@ -16,9 +16,9 @@ from typing import Literal
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.config import ServerSpec
-from catalog_inspector.core.consent import launch_words
-from catalog_inspector.core.drift import DriftReport, Duplicate, FirstPage, duplicates_of
+from catalog_inspector.core.catalog import LIST_KINDS, PageRecord, Snapshot
+from catalog_inspector.core.config import ServerSpec, launch_words
+from catalog_inspector.core.drift import DriftReport, Duplicate, Entry, FirstPage, duplicates_of
 from catalog_inspector.core.errors import (
     AUTH_STEPS,
     ErrorInfo,
@@ -28,12 +28,9 @@ from catalog_inspector.core.errors import (
     stderr_lines,
     transport_hint,
 )
-from catalog_inspector.core.history import Entry
-from catalog_inspector.core.lists import LIST_KINDS
 from catalog_inspector.core.redact import redacted_args, redacted_url
-from catalog_inspector.core.snapshot import PageRecord, Snapshot
-from catalog_inspector.core.stdio import environment_names
 from catalog_inspector.core.text import visible
+from catalog_inspector.core.transport import environment_names
 from catalog_inspector.runtime import ServerState, ServerSupervisor
 from catalog_inspector.runtime.signins import SignInDesk
 from catalog_inspector.runtime.tracker import DriftTracker

@@ -15,11 +15,10 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
 
-from catalog_inspector.core.config import ConfigError
-from catalog_inspector.core.config_store import ConfigStore
+from catalog_inspector.core.config import ConfigError, ConfigStore
 from catalog_inspector.core.text import visible
-from catalog_inspector.ui.import_dialog import ImportDialog
-from catalog_inspector.ui.server_dialog import ServerDialog
+from catalog_inspector.ui.dialogs.imports import ImportDialog
+from catalog_inspector.ui.dialogs.server import ServerDialog
 
 __all__ = ["ServerMenu"]
 

@@ -17,8 +17,7 @@ from datetime import datetime
 from PySide6.QtCore import QUrl
 
 from catalog_inspector.core.config import ServerSpec
-from catalog_inspector.core.oauth_signin import SignIn, oauth_applies
-from catalog_inspector.core.oauth_store import Grant
+from catalog_inspector.core.oauth import Grant, SignIn, oauth_applies
 from catalog_inspector.core.text import visible
 
 __all__ = ["SIGN_IN_LABEL", "browser_url", "grant_lines", "link_text", "sign_in_text", "wait_words"]

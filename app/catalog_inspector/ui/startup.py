@@ -86,13 +86,11 @@ def import_engine() -> None:
     import anyio._backends._asyncio  # noqa: F401  # anyio imports its backend on first use: that would be the GUI thread
     import qasync  # noqa: F401
 
-    import catalog_inspector.core.call_store  # noqa: F401
-    import catalog_inspector.core.client_configs  # noqa: F401
-    import catalog_inspector.core.config_store  # noqa: F401
-    import catalog_inspector.core.consent  # noqa: F401
-    import catalog_inspector.core.history  # noqa: F401
+    import catalog_inspector.core.calls  # noqa: F401
+    import catalog_inspector.core.config  # noqa: F401
+    import catalog_inspector.core.drift  # noqa: F401
     import catalog_inspector.core.processes  # noqa: F401
-    import catalog_inspector.core.worker  # noqa: F401  # the session worker: the SDK, its client and transports
+    import catalog_inspector.core.session  # noqa: F401  # the session worker: the SDK, its client and transports
     import catalog_inspector.runtime  # noqa: F401
     import catalog_inspector.ui.config_watch  # noqa: F401
     import catalog_inspector.ui.loop  # noqa: F401

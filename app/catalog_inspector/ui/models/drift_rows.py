@@ -9,9 +9,8 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 
-from catalog_inspector.core.diff import ABSENT, Severity
-from catalog_inspector.core.drift import DriftRow
-from catalog_inspector.core.lists import LIST_KINDS
+from catalog_inspector.core.catalog import LIST_KINDS
+from catalog_inspector.core.drift import ABSENT, DriftRow, Severity
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui.models.flat_table import FlatTableModel, Index
 from catalog_inspector.ui.models.roles import Role, tooltip

@@ -8,8 +8,7 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelInde
 from PySide6.QtGui import QColor
 
 from catalog_inspector.core.config import EntryProblem
-from catalog_inspector.core.diff import Severity
-from catalog_inspector.core.drift import DriftReport
+from catalog_inspector.core.drift import DriftReport, Severity
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import Runtime, ServerState, ServerSupervisor
 from catalog_inspector.ui.models.roles import Role, tooltip

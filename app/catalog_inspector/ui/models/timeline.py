@@ -9,8 +9,8 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from catalog_inspector.core.catalog import PageRecord
 from catalog_inspector.core.errors import ErrorKind, outcome_text
-from catalog_inspector.core.snapshot import PageRecord
 from catalog_inspector.core.text import elide, visible
 from catalog_inspector.ui.models.flat_table import FlatTableModel, Index
 from catalog_inspector.ui.models.roles import Role, tooltip

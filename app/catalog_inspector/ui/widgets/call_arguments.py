@@ -23,9 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.lint import lint_words
+from catalog_inspector.core.calls import Validation, lint_words
 from catalog_inspector.core.text import visible, visible_json
-from catalog_inspector.core.validation import Validation
 from catalog_inspector.runtime.calldesk import CallDesk
 from catalog_inspector.ui.widgets.call_form import CallForm
 from catalog_inspector.ui.widgets.labels import plain_label

@@ -25,10 +25,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.form import FormField, build_form, empty_value, pick_branch
+from catalog_inspector.core.calls import FieldProblem, FormField, build_form, empty_value, pick_branch
 from catalog_inspector.core.pointer import pointer_parts
 from catalog_inspector.core.text import visible
-from catalog_inspector.core.validation import FieldProblem
 from catalog_inspector.ui.models.roles import tooltip
 from catalog_inspector.ui.widgets.call_form_fields import (
     MAX_SLOTS,
@@ -352,7 +351,7 @@ class CallForm(QWidget):
     as plain text (see `call_form_fields`).
 
     Attributes:
-        form: the form field tree of the current schema (`core.form.build_form`).
+        form: the form field tree of the current schema (`core.calls.form.build_form`).
         root: the slot of the whole arguments value.
 
     Signals:

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.form import FormField, empty_value, fits
+from catalog_inspector.core.calls import FormField, empty_value, fits
 from catalog_inspector.core.text import visible, visible_json
 
 __all__ = [

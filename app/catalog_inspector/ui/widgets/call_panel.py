@@ -30,11 +30,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.call_store import call_command
-from catalog_inspector.core.calls import CallOutcome
-from catalog_inspector.core.result_text import verdict_words
+from catalog_inspector.core.calls import CallOutcome, Validation, call_command, verdict_words
 from catalog_inspector.core.text import visible
-from catalog_inspector.core.validation import Validation
 from catalog_inspector.runtime import CallTicket, Runtime, ServerSupervisor
 from catalog_inspector.runtime.calldesk import outcome_summary
 from catalog_inspector.ui.widgets.call_arguments import ArgumentsEditor

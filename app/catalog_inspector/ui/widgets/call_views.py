@@ -19,8 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.call_store import CallRecord
-from catalog_inspector.core.result_text import Block, describe_result
+from catalog_inspector.core.calls import Block, CallRecord, describe_result
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui.models.roles import tooltip
 from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text

@@ -19,8 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.drift import DriftReport, DriftRow, counts_words
-from catalog_inspector.core.history import DEFAULT_KEEP, Entry
+from catalog_inspector.core.drift import DEFAULT_KEEP, DriftReport, DriftRow, Entry, counts_words
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime.tracker import Comparison
 from catalog_inspector.ui.models.drift_rows import DriftModel, value_text

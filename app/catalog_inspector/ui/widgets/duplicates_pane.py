@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from catalog_inspector.core.catalog import LIST_KINDS
 from catalog_inspector.core.drift import Duplicate
-from catalog_inspector.core.lists import LIST_KINDS
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui.models.drift_rows import value_text
 from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text

@@ -7,7 +7,7 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QSplitter, QTableView, QVBoxLayout, QWidget
 
-from catalog_inspector.core.lists import LIST_KINDS
+from catalog_inspector.core.catalog import LIST_KINDS
 from catalog_inspector.ui.models.item_list import ItemListModel
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.widgets.item_detail import item_detail

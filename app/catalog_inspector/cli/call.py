@@ -1,0 +1,290 @@
+"""The `call` command's work: walk the catalog, check the arguments, make one test call, judge the answer.
+
+    mcp-catalog-inspector call TOOL [--args JSON | --args-file FILE] [--send-invalid] [--call-timeout S]
+                              [snapshot options] (-- COMMAND [ARG...] | --url URL ... | --server NAME ...)
+
+`cli` parses the command line and prints; this module turns a server and a
+`CallPlan` into a `CallReport` (`core.calls.report`). The walk and the call share
+one session: `SessionWorker.run` keeps an accepted session open until it is
+told to stop, so the call is made on the very connection whose catalog was
+accepted, then the worker is stopped (it exits the SDK contexts it entered).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import IO, Any
+
+import anyio
+
+from catalog_inspector.cli.common import (
+    EXIT_CODES,
+    MESSAGE_LIMIT,
+    UsageError,
+    limits_of,
+    spec_from,
+    stopped,
+    until_signalled,
+    usage,
+)
+from catalog_inspector.cli.oauth import use_oauth_hooks
+from catalog_inspector.cli.snapshot import write_out
+from catalog_inspector.core.calls import (
+    CallReport,
+    Failure,
+    FieldProblem,
+    Outcome,
+    ResultVerdict,
+    Validation,
+    argument_problems,
+    catalog_failed,
+    counted,
+    find_tool,
+    not_sent,
+    output_to_check,
+    report_of,
+    validate,
+    verdict_of,
+)
+from catalog_inspector.core.catalog import Snapshot, failed_snapshot
+from catalog_inspector.core.config import Limits, ServerSpec
+from catalog_inspector.core.errors import AUTH_STEPS, stderr_lines
+from catalog_inspector.core.session import SessionWorker, call_tool, internal_error, source_of
+from catalog_inspector.core.text import visible
+
+__all__ = [
+    "ArgumentsError",
+    "CallPlan",
+    "authorization_failed",
+    "load_arguments",
+    "summary_line",
+    "walk_and_call",
+    "write_report",
+]
+
+PROBLEM_LIMIT = 100  # problems reported per side; the first ones in instance order
+PROBLEM_MESSAGE_LIMIT = 500  # characters per problem message (they quote the instance, which may be megabytes)
+SUMMARY_LIMIT = 2000  # characters of untrusted text in the stderr line
+
+
+class ArgumentsError(ValueError):
+    """`--args` or `--args-file` does not hold a JSON object (a usage error)."""
+
+
+@dataclass(frozen=True)
+class CallPlan:
+    """What to call, with what, and how long to wait for the answer."""
+
+    tool: str
+    arguments: dict[str, Any]
+    send_invalid: bool = False
+    timeout: float | None = None
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON (JavaScript's NaN and Infinity are not numbers in JSON)")
+
+
+def load_arguments(text: str | None, path: Path | None) -> dict[str, Any]:
+    """The arguments from `--args` or `--args-file` (`-` is stdin); `{}` when neither is given.
+
+    Raises:
+        ArgumentsError: unreadable, not JSON, or not a JSON object; the message says which.
+    """
+    where = "--args"
+    if path is not None:
+        where = f"--args-file {path}"
+        try:
+            text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ArgumentsError(f"cannot read {where}: {exc.strerror or exc}") from exc
+        except UnicodeDecodeError as exc:
+            raise ArgumentsError(f"{where} is not UTF-8 text: {exc}") from exc
+    if text is None:
+        return {}
+    try:
+        value = json.loads(text, parse_constant=_reject_constant)
+    except ValueError as exc:
+        raise ArgumentsError(f"{where} is not JSON: {exc}") from exc
+    if not isinstance(value, dict):
+        kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(value), "a number")
+        raise ArgumentsError(f"{where} must be a JSON object of arguments, not {kind}")
+    return value
+
+
+def check_arguments(tool: dict[str, Any], arguments: dict[str, Any]) -> tuple[FieldProblem, ...]:
+    """The arguments against the tool's input schema, in this thread (the CLI has nothing else to do)."""
+    try:
+        validation = validate(tool.get("inputSchema"), arguments, limit=PROBLEM_LIMIT, message_limit=PROBLEM_MESSAGE_LIMIT)
+    except (OverflowError, ValueError) as exc:
+        # Raised through `validate`: `re` refuses a pattern like a{4294967296} (jsonschema lets it through),
+        # and a `$schema` like "http://[" is not a URI jsonschema can normalise.
+        validation = Validation(failure=Failure.BAD_SCHEMA, detail=f"{type(exc).__name__}: {exc}")
+    return argument_problems(validation)
+
+
+async def judge_bounded(tool: dict[str, Any], result: dict[str, Any]) -> ResultVerdict:
+    """The result against the accepted output schema, in process, with the problems and their messages bounded."""
+    target = output_to_check(tool, result)
+    if isinstance(target, ResultVerdict):
+        return target
+    schema, content = target
+    try:
+        return verdict_of(validate(schema, content, limit=PROBLEM_LIMIT, message_limit=PROBLEM_MESSAGE_LIMIT))
+    except (OverflowError, ValueError) as exc:  # as in check_arguments
+        return ResultVerdict("bad_schema", detail=f"the output schema is invalid: {type(exc).__name__}: {exc}")
+
+
+async def walk_and_call(
+    spec: ServerSpec, limits: Limits, plan: CallPlan, worker: SessionWorker | None = None
+) -> tuple[Snapshot, CallReport]:
+    """Walk `spec`'s catalog under `limits`; if it is accepted, make the call on the same session.
+
+    Returns the walk's snapshot and the report; the session is closed (and the
+    server process gone) when this returns. `worker`: the one to use (the caller
+    may need it, to end the server without a grace period).
+    """
+    worker = worker if worker is not None else SessionWorker(spec, limits)
+    walked = anyio.Event()
+
+    async def session() -> None:
+        try:
+            await worker.run(lambda _snapshot: walked.set())
+        finally:
+            walked.set()  # whatever happened, the waiting side must not wait forever
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(session)
+        await walked.wait()
+        try:
+            report = await _call_on(worker, plan)
+        except Exception as exc:  # the command's task boundary: a bug of ours still ends in one document
+            message = f"internal error in the inspector: {internal_error(exc).info.message}"
+            report = not_sent(plan.tool, plan.arguments, Outcome.CONNECTION, message)
+        finally:
+            worker.stop()
+    assert worker.snapshot is not None  # run() always reports a snapshot
+    return worker.snapshot, report
+
+
+async def _call_on(worker: SessionWorker, plan: CallPlan) -> CallReport:
+    """The call, made on the worker's accepted session (or the report of why it was not made)."""
+    tool_name, arguments = plan.tool, plan.arguments
+    snapshot = worker.snapshot
+    if snapshot is None:
+        return not_sent(tool_name, arguments, Outcome.CATALOG_FAILED, "the catalog walk ended without a snapshot")
+    if snapshot.status != "complete":
+        return catalog_failed(tool_name, arguments, snapshot)
+    tool = find_tool(snapshot, tool_name)
+    if tool is None:
+        count = len(snapshot.tools.items)
+        message = f"{tool_name!r} is not among the {count} tools of the accepted catalog; nothing was sent"
+        return not_sent(tool_name, arguments, Outcome.UNKNOWN_TOOL, message)
+    problems = check_arguments(tool, arguments)
+    if problems and not plan.send_invalid:
+        message = f"the arguments break the input schema ({counted(len(problems), 'problem')}); nothing was sent"
+        return not_sent(tool_name, arguments, Outcome.INVALID_ARGUMENTS, message, problems)
+    connection = worker.connection
+    if connection is None:
+        # The session broke between the walk and the call (the process exited, say).
+        cause = worker.faults.first
+        message = "the session closed before the call could be sent" + (f": {cause.info.message}" if cause else "")
+        return not_sent(tool_name, arguments, Outcome.CONNECTION, message, problems, cause.info.details if cause else None)
+    outcome = await call_tool(connection, snapshot, tool_name, arguments, plan.timeout, judge_bounded)
+    if outcome.layer == "timeout":
+        connection.faults.hurry()  # a server that let the call run out gets no grace period to leave
+        if outcome.error is not None and plan.timeout is not None:
+            said = f"no answer within the call timeout of {plan.timeout:g} s"
+            outcome = replace(outcome, error=replace(outcome.error, message=said))
+    return report_of(tool_name, arguments, problems, outcome)
+
+
+def write_report(report: CallReport, stream: IO[str]) -> None:
+    """The document, indented; ASCII-only, so no control or direction character reaches a terminal raw
+    (and a lone surrogate a server sent cannot fail the encoding)."""
+    json.dump(report.to_json(), stream, indent=2, ensure_ascii=True)
+    stream.write("\n")
+    stream.flush()
+
+
+def _first_problem(problems: tuple[FieldProblem, ...]) -> str:
+    first = problems[0]
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    keyword = f" [{first.keyword}]" if first.keyword else ""
+    return f"{first.pointer or '(root)'}: {first.message}{keyword}{more}"
+
+
+def _auth_step(report: CallReport) -> str | None:
+    """The step of the authorization flow that stopped the walk or the call (its error's details), or None."""
+    if report.outcome not in (Outcome.CATALOG_FAILED, Outcome.CONNECTION) or report.error is None:
+        return None
+    step = report.error.details.get("step")
+    return step if isinstance(step, str) and step in AUTH_STEPS else None
+
+
+def authorization_failed(report: CallReport) -> bool:
+    """Whether the server's authorization stopped the walk or the call (the `call` command exits 5)."""
+    return _auth_step(report) is not None
+
+
+def summary_line(report: CallReport) -> str | None:
+    """The one line on stderr that says why a call did not succeed (None when it did), untrusted text made visible."""
+    if report.outcome is Outcome.OK:
+        return None
+    if report.outcome is Outcome.INVALID_ARGUMENTS and report.argument_errors:
+        what = "nothing was sent: " + _first_problem(report.argument_errors)
+    elif report.outcome is Outcome.OUTPUT_INVALID and report.output_errors:
+        what = "the result breaks the output schema: " + _first_problem(report.output_errors)
+    elif report.error is not None:
+        code = f" (code {report.error.code})" if report.error.code is not None else ""
+        what = report.error.message + code
+    else:
+        what = str(report.outcome).replace("_", " ")
+    step = _auth_step(report)
+    if step is not None:
+        what = f"authorization failed ({step} step: {AUTH_STEPS[step]}): {what}"
+    line = f"{report.outcome}: {visible(report.tool, 200)}: {visible(what, SUMMARY_LIMIT)}"
+    said = stderr_lines(report.error.details) if report.error is not None else []
+    if said:
+        line += "; the server's last stderr lines: " + " | ".join(said)
+    return line
+
+
+def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """The `call` command: one mcp-call-result/1 document on stdout whatever the server does."""
+    try:
+        spec = spec_from(args)
+        if args.out is not None and str(args.out) == "-":
+            raise UsageError("call prints its result on stdout: give --out a file for the snapshot")
+        arguments = load_arguments(args.call_args, args.args_file)
+    except (UsageError, ArgumentsError) as exc:
+        return usage(parser, "call", str(exc))
+    limits = limits_of(args, spec)
+    timeout = args.call_timeout if args.call_timeout is not None else limits.request_timeout
+    plan = CallPlan(args.tool, arguments, send_invalid=args.send_invalid, timeout=timeout)
+    use_oauth_hooks(args, MESSAGE_LIMIT)
+    snapshot, report = anyio.run(call_until_signalled, spec, limits, plan)
+    write_report(report, sys.stdout)
+    line = summary_line(report)
+    if line is not None:
+        print(line, file=sys.stderr)
+    if args.out is not None and not write_out("call", snapshot, args.out):
+        return EXIT_CODES["usage"]
+    return EXIT_CODES["auth"] if authorization_failed(report) else report.outcome.exit_code
+
+
+async def call_until_signalled(spec: ServerSpec, limits: Limits, plan: CallPlan) -> tuple[Snapshot, CallReport]:
+    """`walk_and_call`, stopped by TERM, HUP or INT like a walk: the server goes at once, a document is still made."""
+    worker = SessionWorker(spec, limits)
+    started = time.perf_counter()
+    done, name = await until_signalled(lambda: walk_and_call(spec, limits, plan, worker), worker.faults.quit_soon)
+    if done is not None:
+        return done
+    error = stopped(name, "the call")
+    snapshot = worker.snapshot or failed_snapshot(error, source_of(spec), started)
+    return snapshot, not_sent(plan.tool, plan.arguments, Outcome.CONNECTION, error.info.message)

@@ -1,0 +1,135 @@
+"""The command line's grammar: every command, its options and its help (also the app's `--help`)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from catalog_inspector.cli.common import FAIL_ON
+from catalog_inspector.cli.oauth import add_oauth_options
+from catalog_inspector.core.config import (
+    Limits,
+)
+from catalog_inspector.core.paths import user_config_file
+
+
+def positive(kind: type) -> Any:
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from exc
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be greater than 0: {text!r}")
+        return value
+
+    return parse
+
+def add_walk_options(command: argparse.ArgumentParser, remainder: bool = True) -> None:
+    """The server selection and the budgets, shared by `snapshot`, `check` and `call`.
+
+    `remainder`: `-- COMMAND [ARG...]` is an argparse REMAINDER. A command with a
+    positional of its own (`call TOOL`) cannot have one (argparse would hand the
+    REMAINDER every option after the positional), so `main` splits that off itself.
+    """
+    target = command.add_mutually_exclusive_group()
+    target.add_argument("--url", help="a Streamable HTTP (or, with --sse, legacy SSE) endpoint")
+    target.add_argument("--server", metavar="NAME", help="a server from the config file")
+    command.add_argument("--sse", action="store_true", help="the --url speaks the legacy SSE transport")
+    command.add_argument("--header", action="append", default=[], metavar="'K: V'", help="HTTP header (repeatable)")
+    command.add_argument("--config", type=Path, help=f"the mcpServers JSON file (default: {user_config_file()})")
+    # Unset flags fall back to the server entry's "budgets", then to these defaults (see `limits_of`).
+    defaults = Limits()
+    command.add_argument("--max-pages", type=positive(int), help=f"default {defaults.max_pages}")
+    command.add_argument("--max-items", type=positive(int), help=f"default {defaults.max_items}")
+    command.add_argument("--max-page-bytes", type=positive(int), help=f"default {defaults.max_page_bytes}")
+    command.add_argument("--timeout", type=positive(float), help=f"seconds per request (default {defaults.request_timeout:g})")
+    command.add_argument("--deadline", type=positive(float), help=f"seconds for everything (default {defaults.deadline:g})")
+    command.add_argument("--out", type=Path, help="write the snapshot JSON here instead of stdout")
+    add_oauth_options(command)
+    if remainder:
+        command.add_argument("stdio", nargs=argparse.REMAINDER, help="-- COMMAND [ARG...] for a stdio server")
+
+def add_fail_on(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--fail-on",
+        choices=tuple(FAIL_ON),
+        default="any",
+        help="exit 1 when a change at or above this severity is found (default: any change)",
+    )
+    command.add_argument("--json", action="store_true", help="print the diff as JSON instead of text")
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mcp-catalog-inspector",
+        # The top-level help is also the app's (`main` routes -h/--help here): its options first, then the commands.
+        usage="%(prog)s [--config FILE | --self-test]\n       %(prog)s COMMAND [OPTIONS]",
+        description="Inspect MCP server catalogs. Without a command, opens the desktop app.\n\n"
+        "app options:\n"
+        "  --config FILE  an mcpServers JSON file to use instead of the user's\n"
+        "  --self-test    offscreen in a throwaway home: walk a demo server, make a test call, exit 0 if all passed",
+        epilog="Each command lists its own options: %(prog)s COMMAND --help",
+        formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(prog, max_help_position=14),
+    )
+    commands = parser.add_subparsers(dest="command", required=True, prog="mcp-catalog-inspector")  # not the usage above
+    snap = commands.add_parser(
+        "snapshot",
+        help="walk a server's catalog and write its snapshot JSON",
+        description="Walk every paginated list of one server under budgets and write the snapshot JSON "
+        "(whether the walk succeeded or not). Exit 0 complete, 2 usage, 3 rejected, 4 failed, "
+        "5 the server's authorization (OAuth sign-in) failed.",
+    )
+    add_walk_options(snap)
+    diff = commands.add_parser(
+        "diff",
+        help="compare two snapshot files",
+        description="Print what changed between two mcp-catalog-snapshot/1 files, grouped by severity. "
+        "Exit 0 when nothing at or above --fail-on changed, 1 when something did, 2 on usage errors.",
+    )
+    diff.add_argument("old", type=Path, metavar="OLD.json")
+    diff.add_argument("new", type=Path, metavar="NEW.json")
+    add_fail_on(diff)
+    check = commands.add_parser(
+        "check",
+        help="walk a live server and compare it with a baseline snapshot",
+        description="Walk the server like `snapshot` and diff its catalog against --baseline. Exit 0 no drift "
+        "at or above --fail-on, 1 drift, 2 usage, 3, 4 or 5 when the walk was rejected or failed (as snapshot). "
+        "The diff goes to stdout; --out also writes the new snapshot.",
+    )
+    check.add_argument("--baseline", type=Path, required=True, metavar="OLD.json", help="the snapshot to compare with")
+    add_fail_on(check)
+    add_walk_options(check)
+    call = commands.add_parser(
+        "call",
+        usage="%(prog)s TOOL [--args JSON | --args-file FILE] [--send-invalid] [--call-timeout S] [snapshot options]\n"
+        "       (-- COMMAND [ARG...] | --url URL [--header 'K: V']... [--sse] | --server NAME [--config FILE])",
+        help="walk a server's catalog, then make one test call and judge it",
+        description="Walk the server like `snapshot`, check the arguments against the tool's input schema, "
+        "call it unless they are invalid, and judge the result against the accepted output schema. Prints one "
+        "mcp-call-result/1 JSON document. Exit 0 ok, 1 tool_error, jsonrpc_error or output_invalid, 2 usage, "
+        "3 invalid_arguments or unknown_tool (not sent), 4 timeout, connection or catalog_failed, "
+        "5 when the server's authorization stopped the walk or the call. "
+        "--out also writes the walk's snapshot.",
+    )
+    call.add_argument("tool", metavar="TOOL", help="the name of the tool to call")
+    given = call.add_mutually_exclusive_group()
+    given.add_argument("--args", dest="call_args", metavar="JSON", help="the arguments, a JSON object (default: {})")
+    given.add_argument("--args-file", type=Path, metavar="FILE", help="read the arguments from FILE (- is stdin)")
+    call.add_argument("--send-invalid", action="store_true", help="send even arguments that break the input schema")
+    call.add_argument(
+        "--call-timeout", type=positive(float), metavar="S", help="seconds to wait for the answer (default: --timeout)"
+    )
+    add_walk_options(call, remainder=False)
+    signout = commands.add_parser(
+        "signout",
+        help="forget the sign-in kept for an HTTP server",
+        description="Forget the tokens and the client registration kept in the keyring for one server "
+        "(the sign-in of an earlier snapshot, check or call). Exit 0 (also when nothing was kept), "
+        "2 usage, 4 the keyring refused.",
+    )
+    target = signout.add_mutually_exclusive_group(required=True)
+    target.add_argument("--url", help="the server's URL, as given to --url")
+    target.add_argument("--server", metavar="NAME", help="a server from the config file")
+    signout.add_argument("--config", type=Path, help=f"the mcpServers JSON file (default: {user_config_file()})")
+    return parser

@@ -1,0 +1,115 @@
+"""`snapshot`: walk one server's catalog under budgets and write its snapshot JSON, whatever happened."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import anyio
+
+from catalog_inspector.cli.common import (
+    EXIT_CODES,
+    MESSAGE_LIMIT,
+    UsageError,
+    limits_of,
+    spec_from,
+    stopped,
+    until_signalled,
+    usage,
+)
+from catalog_inspector.cli.oauth import use_oauth_hooks
+from catalog_inspector.core.catalog import PageRecord, Snapshot, failed_snapshot, write_json
+from catalog_inspector.core.config import (
+    Limits,
+    ServerSpec,
+)
+from catalog_inspector.core.errors import (
+    AUTH_STEPS,
+    ErrorKind,
+    auth_step,
+    stderr_lines,
+    transport_hint,
+)
+from catalog_inspector.core.files import write_text_safely
+from catalog_inspector.core.session import SessionWorker, source_of
+from catalog_inspector.core.text import visible
+
+
+def _write(snapshot: Snapshot, out: Path | None) -> None:
+    """Stream the snapshot JSON to stdout (`-` too), or safely to `out` (see `write_text_safely`)."""
+    if out is None or str(out) == "-":
+        write_json(snapshot, sys.stdout)
+        sys.stdout.flush()
+        return
+    write_text_safely(out, lambda handle: write_json(snapshot, handle))
+
+def write_out(command: str, snapshot: Snapshot, out: Path | None) -> bool:
+    try:
+        _write(snapshot, out)
+    except OSError as exc:
+        print(f"mcp-catalog-inspector {command}: cannot write {out}: {exc}", file=sys.stderr)
+        return False
+    return True
+
+def summary_line(snapshot: Snapshot) -> str | None:
+    """The one line on stderr that says why a walk was not accepted, with the server's own last words."""
+    error = snapshot.error
+    if error is None:
+        return None
+    where = f" ({error.list_name}, page {error.page})" if error.page is not None else ""
+    step = auth_step(error)
+    if step is not None:
+        where = f" ({step} step: {AUTH_STEPS[step]})"
+    line = f"{snapshot.status}: {error.kind}{where}: {visible(error.message, MESSAGE_LIMIT)}"
+    hint = transport_hint(error, app=False)
+    if hint:
+        line += f"; {hint}"
+    said = stderr_lines(error.details)
+    if said:
+        line += "; the server's last stderr lines: " + " | ".join(said)
+    return line
+
+def exit_code(snapshot: Snapshot) -> int:
+    if snapshot.error is not None and snapshot.error.kind is ErrorKind.AUTH:
+        return EXIT_CODES["auth"]
+    return EXIT_CODES[snapshot.status]
+
+async def walk_until_signalled(spec: ServerSpec, limits: Limits) -> Snapshot:
+    """One walk, as `SessionWorker.walk_once`; TERM, HUP or INT stop it: the server's process group is
+    killed without a grace period and the snapshot says `failed`, kind `cancelled`, with the pages reached."""
+    pages: dict[str, list[PageRecord]] = {}
+    worker = SessionWorker(spec, limits, on_page=lambda name, page: pages.setdefault(name, []).append(page))
+    started = time.perf_counter()
+    # No grace period on a signal: whoever sent it is waiting for us.
+    snapshot, name = await until_signalled(worker.walk_once, worker.faults.quit_soon)
+    if snapshot is not None:
+        return snapshot
+    return failed_snapshot(stopped(name, "the walk"), source_of(spec), started, pages=pages)
+
+
+def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """The `snapshot` command: the snapshot JSON on stdout (or `--out`), one line on stderr when it was not accepted."""
+    try:
+        spec = spec_from(args)
+    except UsageError as exc:
+        return usage(parser, "snapshot", str(exc))
+    snapshot = walk(args, spec)
+    if not write_out("snapshot", snapshot, args.out):
+        return EXIT_CODES["usage"]
+    say_why(snapshot)
+    return exit_code(snapshot)
+
+
+def walk(args: argparse.Namespace, spec: ServerSpec) -> Snapshot:
+    """One walk of `spec` under the budgets the flags and the entry give, stopped by a signal if one comes."""
+    use_oauth_hooks(args, MESSAGE_LIMIT)
+    return anyio.run(walk_until_signalled, spec, limits_of(args, spec))
+
+
+def say_why(snapshot: Snapshot) -> None:
+    """The summary line on stderr, if the walk was not accepted."""
+    line = summary_line(snapshot)
+    if line is not None:
+        print(line, file=sys.stderr)

@@ -1,0 +1,104 @@
+"""Test calls as data and checks: outcomes and reports, the form from a schema, validation, the sandbox, lint, history.
+
+Holds `outcome` (the layer a call stopped at, in words), `report` (one call as an
+`mcp-call-result/1` document with its exit code), `store` (call history and named
+argument sets on disk), `form` and `form_resolve` (a form from an untrusted input
+schema), `validation` (JSON Schema checks, nothing fetched), `sandbox` and
+`sandbox_worker` (validation in a process that can be stopped), `result_text` (a
+result as plain text) and `lint` (what a strict host would reject in a schema).
+No SDK: `session` sends the requests. Imports `catalog`, `config` and core's shared modules.
+"""
+
+from __future__ import annotations
+
+from catalog_inspector.core.calls.form import (
+    FormField,
+    build_form,
+    empty_value,
+    fits,
+    pick_branch,
+)
+from catalog_inspector.core.calls.lint import (
+    lint_schema,
+    lint_tools,
+    lint_words,
+)
+from catalog_inspector.core.calls.outcome import (
+    LAYER_WORDS,
+    CallOutcome,
+    Judge,
+    Layer,
+    find_tool,
+    judge_in_process,
+)
+from catalog_inspector.core.calls.report import (
+    CallReport,
+    Outcome,
+    argument_problems,
+    catalog_failed,
+    counted,
+    not_sent,
+    report_of,
+)
+from catalog_inspector.core.calls.result_text import (
+    Block,
+    describe_result,
+    verdict_words,
+)
+from catalog_inspector.core.calls.sandbox import (
+    Sandbox,
+)
+from catalog_inspector.core.calls.store import (
+    CallRecord,
+    CallStore,
+    call_command,
+    capped,
+)
+from catalog_inspector.core.calls.validation import (
+    Failure,
+    FieldProblem,
+    ResultVerdict,
+    Validation,
+    output_to_check,
+    validate,
+    verdict_of,
+)
+
+__all__ = [
+    "Block",
+    "CallOutcome",
+    "CallRecord",
+    "CallReport",
+    "CallStore",
+    "Failure",
+    "FieldProblem",
+    "FormField",
+    "Judge",
+    "LAYER_WORDS",
+    "Layer",
+    "Outcome",
+    "ResultVerdict",
+    "Sandbox",
+    "Validation",
+    "argument_problems",
+    "build_form",
+    "call_command",
+    "capped",
+    "catalog_failed",
+    "counted",
+    "describe_result",
+    "empty_value",
+    "find_tool",
+    "fits",
+    "judge_in_process",
+    "lint_schema",
+    "lint_tools",
+    "lint_words",
+    "not_sent",
+    "output_to_check",
+    "pick_branch",
+    "report_of",
+    "validate",
+    "verdict_of",
+    "verdict_words",
+]

@@ -1,0 +1,62 @@
+"""Catalogs as data, and the rules of walking one: the four lists, snapshots, the bounded enumerator, export names.
+
+Holds `lists` (the one table of MCP's paginated lists), `snapshot` (everything a
+walk found, frozen, with its JSON form), `enumerator` (one list walked to its end
+or its first offence, over any fetch function) and `export` (what an exported file
+is called and says). No SDK and no network stack: `session` does the fetching.
+Imports `config` and core's shared modules.
+"""
+
+from __future__ import annotations
+
+from catalog_inspector.core.catalog.enumerator import (
+    Fetched,
+    Timeline,
+    walk_list,
+)
+from catalog_inspector.core.catalog.export import (
+    Which,
+    export_file_name,
+    export_note,
+)
+from catalog_inspector.core.catalog.lists import (
+    LIST_KINDS,
+    LIST_NAMES,
+    ListKind,
+    item_key,
+)
+from catalog_inspector.core.catalog.snapshot import (
+    FORMAT,
+    NOT_OFFERED,
+    ListResult,
+    ListStatus,
+    PageRecord,
+    Snapshot,
+    failed_snapshot,
+    now_iso,
+    summarize,
+    write_json,
+)
+
+__all__ = [
+    "FORMAT",
+    "Fetched",
+    "LIST_KINDS",
+    "LIST_NAMES",
+    "ListKind",
+    "ListResult",
+    "ListStatus",
+    "NOT_OFFERED",
+    "PageRecord",
+    "Snapshot",
+    "Timeline",
+    "Which",
+    "export_file_name",
+    "export_note",
+    "failed_snapshot",
+    "item_key",
+    "now_iso",
+    "summarize",
+    "walk_list",
+    "write_json",
+]

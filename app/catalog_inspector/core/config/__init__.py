@@ -1,0 +1,88 @@
+"""Configuration: server entries and their budgets, the app's own file, other clients' files, consent, secrets.
+
+Holds `servers` (the `mcpServers` shape, `ServerSpec`, `Limits`, loading),
+`store` (the app's file, written whole and atomically), `clients` (other MCP
+clients' shapes, variables and usual locations), `consent` (which commands the
+user agreed to run) and `secrets` (values kept in the system keyring).
+Imports only core's shared modules; every other room may import this face.
+"""
+
+from __future__ import annotations
+
+from catalog_inspector.core.config.clients import (
+    Input,
+    ShapeError,
+    Source,
+    inputs_used,
+    known_locations,
+    look,
+    servers_of,
+)
+from catalog_inspector.core.config.consent import (
+    LaunchConsent,
+    launch_words,
+)
+from catalog_inspector.core.config.secrets import (
+    SERVICE,
+    keyring_status,
+    reference,
+    store_secret,
+)
+from catalog_inspector.core.config.servers import (
+    BUDGET_KEYS,
+    DEMO_MODES,
+    ConfigError,
+    EntryProblem,
+    Limits,
+    Loaded,
+    OAuthConfig,
+    ServerSpec,
+    Variables,
+    check_client_metadata_url,
+    check_header,
+    demo_servers,
+    limits_for,
+    load_config,
+    parse_config,
+    parse_entry,
+    read_document,
+    server_key,
+)
+from catalog_inspector.core.config.store import (
+    ConfigStore,
+)
+
+__all__ = [
+    "BUDGET_KEYS",
+    "ConfigError",
+    "ConfigStore",
+    "DEMO_MODES",
+    "EntryProblem",
+    "Input",
+    "LaunchConsent",
+    "Limits",
+    "Loaded",
+    "OAuthConfig",
+    "SERVICE",
+    "ServerSpec",
+    "ShapeError",
+    "Source",
+    "Variables",
+    "check_client_metadata_url",
+    "check_header",
+    "demo_servers",
+    "inputs_used",
+    "keyring_status",
+    "known_locations",
+    "launch_words",
+    "limits_for",
+    "load_config",
+    "look",
+    "parse_config",
+    "parse_entry",
+    "read_document",
+    "reference",
+    "server_key",
+    "servers_of",
+    "store_secret",
+]

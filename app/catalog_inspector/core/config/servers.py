@@ -1,0 +1,420 @@
+"""Server configurations (the `mcpServers` JSON shape other MCP clients use) and walk budgets.
+
+A file is read entry by entry: a bad entry is reported with its reason and the
+good ones still load (`Loaded`). Other clients' shapes and `${…}` variables are
+understood (`core.config.clients`); variables are expanded here, when a server
+is about to be used, and never written back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+import json5
+
+from catalog_inspector.core.config.clients import ShapeError, VariableError, expand, servers_of, workspace_of
+from catalog_inspector.core.config.secrets import read_secret
+from catalog_inspector.core.files import file_stem
+from catalog_inspector.core.launch import python_module_command
+from catalog_inspector.core.redact import redacted_args, redacted_url
+
+__all__ = [
+    "server_key",
+    "BUDGET_KEYS",
+    "ConfigError",
+    "EntryProblem",
+    "Limits",
+    "Loaded",
+    "OAuthConfig",
+    "ServerSpec",
+    "check_header",
+    "limits_for",
+    "demo_servers",
+    "load_config",
+    "parse_config",
+    "parse_servers",
+    "read_document",
+]
+
+Transport = Literal["stdio", "http", "sse"]
+
+
+class ConfigError(ValueError):
+    """A configuration file or entry that cannot be used; the message says where and why."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Budgets for one walk. A walk that would exceed any of them is rejected, never truncated.
+
+    Attributes:
+        max_pages: pages per list.
+        max_items: items per list.
+        max_page_bytes: bytes in one response (stdio: one line on the wire).
+        request_timeout: seconds for one request.
+        deadline: seconds for the whole snapshot, connecting included.
+    """
+
+    max_pages: int = 1000
+    max_items: int = 100_000
+    max_page_bytes: int = 4 * 1024 * 1024
+    request_timeout: float = 30.0
+    deadline: float = 120.0
+
+
+@dataclass(frozen=True)
+class OAuthConfig:
+    """How to sign in to an HTTP server that asks for OAuth: the entry's `"oauth"` object, or the CLI's flags.
+
+    Every field is optional: with none, the client registers itself (Client ID Metadata
+    Document or dynamic registration) and the scopes are the ones the server names.
+
+    Attributes:
+        client_id: a client registered with the authorization server beforehand.
+        client_secret: its secret (a `${keyring:…}` reference in the file); never shown.
+        scope: the scopes to ask for, instead of the ones the server names (space-separated).
+        client_metadata_url: an https URL of this client's metadata document (CIMD), used as the
+            client id where the authorization server supports it.
+        redirect_port: a fixed loopback port for the redirect (for a server that registered
+            one exact redirect URI); default: an ephemeral port per sign-in.
+    """
+
+    client_id: str | None = None
+    client_secret: str | None = field(default=None, repr=False)
+    scope: str | None = None
+    client_metadata_url: str | None = None
+    redirect_port: int | None = None
+
+
+@dataclass(frozen=True)
+class ServerSpec:
+    """How to reach one server. stdio: command/args/env/cwd; http and sse: url/headers."""
+
+    name: str
+    transport: Transport = "stdio"
+    command: str = ""
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    url: str = ""
+    headers: Mapping[str, str] = field(default_factory=dict)
+    disabled: bool = False  # `"disabled": true`: listed, never started on its own
+    budgets: Mapping[str, float] = field(default_factory=dict)  # `Limits` field → value, from `"budgets"`
+    oauth: OAuthConfig | None = None  # http and sse: the entry's `"oauth"` object (None: sign in with defaults)
+
+    def describe(self) -> str:
+        """A one-line plain description (`stdio: python -m x`, `http: https://…`), without secrets:
+        URL credentials and query values, header values and secret-looking options read `…`."""
+        if self.transport == "stdio":
+            return f"stdio: {' '.join([self.command, *redacted_args(self.args)])}"
+        return f"{self.transport}: {redacted_url(self.url)}"
+
+
+def _strings(value: Any, where: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where} must be a list of strings")
+    return tuple(value)
+
+
+def _mapping(value: Any, where: str) -> dict[str, str]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        raise ConfigError(f"{where} must be an object of strings")
+    return dict(value)
+
+
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # RFC 9110 field-name
+
+
+def check_header(name: str, value: str, where: str) -> None:
+    """Refuse a header an HTTP client could not send as given (a CR or LF would split it into two).
+
+    Raises:
+        ConfigError: naming the header (never its value: it may be a secret).
+    """
+    if not _TOKEN.fullmatch(name):
+        raise ConfigError(f"{where}: header name {name!r} is not a valid HTTP field name")
+    if any(char in value for char in "\r\n\0"):
+        raise ConfigError(f"{where}: the value of header {name!r} contains a line break or NUL")
+
+
+BUDGET_KEYS = {  # the entry's "budgets" object (a key of ours: other clients ignore it) → Limits field
+    "maxPages": ("max_pages", int),
+    "maxItems": ("max_items", int),
+    "maxPageBytes": ("max_page_bytes", int),
+    "requestTimeout": ("request_timeout", float),
+    "deadline": ("deadline", float),
+}
+
+
+def limits_for(spec: ServerSpec, defaults: Limits) -> Limits:
+    """The budgets a walk of `spec` runs under: its own where the entry sets them, else `defaults`."""
+    budgets: dict[str, Any] = dict(spec.budgets)  # each value already has its field's type (`_budgets`)
+    return replace(defaults, **budgets) if budgets else defaults
+
+
+def _budgets(value: Any, where: str) -> dict[str, float]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} must be an object")
+    found: dict[str, float] = {}
+    for key, number in value.items():
+        if key not in BUDGET_KEYS:
+            raise ConfigError(f"{where}.{key} is not a budget (use {', '.join(BUDGET_KEYS)})")
+        name, kind = BUDGET_KEYS[key]
+        if isinstance(number, bool) or not isinstance(number, int | float) or number <= 0:
+            raise ConfigError(f"{where}.{key} must be a positive number")
+        if kind is int and number != int(number):
+            raise ConfigError(f"{where}.{key} must be a whole number")
+        found[name] = kind(number)
+    return found
+
+
+# The entry's "oauth" object: clientId, clientSecret, scope, clientMetadataUrl, redirectPort (Claude
+# Code's `callbackPort` is read as `redirectPort`). Keys it does not know are ignored: another client's
+# settings may share the object.
+
+
+def check_client_metadata_url(url: str, where: str) -> None:
+    """A Client ID Metadata Document URL must be https with a path (it becomes the client id).
+
+    Raises:
+        ConfigError: naming `where`.
+    """
+    scheme, _, rest = url.partition("://")
+    host, _, path = rest.partition("/")
+    if scheme.lower() != "https" or not host or not path:
+        raise ConfigError(f"{where} must be an https:// URL with a path (it is used as the client id)")
+
+
+def _oauth(value: Any, where: str, var: Callable[[str, str], str]) -> OAuthConfig | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} must be an object")
+    found: dict[str, str] = {}
+    for key in ("clientId", "clientSecret", "scope", "clientMetadataUrl"):
+        text = value.get(key)
+        if text is None:
+            continue
+        if not isinstance(text, str) or not text.strip():
+            raise ConfigError(f"{where}.{key} must be a non-empty string")
+        found[key] = var(text, f"{where}.{key}")
+    if "clientSecret" in found and "clientId" not in found:
+        raise ConfigError(f"{where}.clientSecret needs a clientId")
+    if "clientMetadataUrl" in found:
+        check_client_metadata_url(found["clientMetadataUrl"], f"{where}.clientMetadataUrl")
+    port_key = "redirectPort" if "redirectPort" in value else "callbackPort"
+    port = value.get(port_key)
+    if port is not None and (isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535):
+        raise ConfigError(f"{where}.{port_key} must be a port number (1 to 65535)")
+    return OAuthConfig(
+        client_id=found.get("clientId"),
+        client_secret=found.get("clientSecret"),
+        scope=found.get("scope"),
+        client_metadata_url=found.get("clientMetadataUrl"),
+        redirect_port=port,
+    )
+
+
+SUPPORTED_TYPES = "stdio, http (Streamable HTTP) or sse (legacy HTTP+SSE)"
+_HTTP_NAMES = ("streamable-http", "streamableHttp", "streamable_http", "http")
+
+
+@dataclass(frozen=True)
+class Variables:
+    """What `${…}` in an entry expands with: the environment, answered inputs, the workspace folder."""
+
+    environ: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
+    inputs: Mapping[str, str] | None = None
+    workspace: Path | None = None
+    secrets: Callable[[str], str | None] | None = read_secret
+
+    def __call__(self, text: str, where: str) -> str:
+        try:
+            return expand(text, self.environ, inputs=self.inputs, workspace=self.workspace, secrets=self.secrets)
+        except VariableError as exc:
+            raise ConfigError(f"{where}: {exc}") from exc
+
+
+def parse_entry(name: str, entry: Any, variables: Variables | None = None) -> ServerSpec:
+    where = f"mcpServers.{name}"
+    var = variables or Variables()
+    if not isinstance(entry, dict):
+        raise ConfigError(f"{where} must be an object")
+    disabled = entry.get("disabled", False)
+    if not isinstance(disabled, bool):
+        raise ConfigError(f"{where}.disabled must be true or false")
+    budgets = _budgets(entry.get("budgets"), f"{where}.budgets")
+    kind = entry.get("type") or entry.get("transport")
+    if kind is not None and not isinstance(kind, str):
+        raise ConfigError(f"{where}.type must be a string: {SUPPORTED_TYPES}")
+    if kind in _HTTP_NAMES:
+        kind = "http"
+    if kind is None:
+        kind = "stdio" if "command" in entry else ("http" if "url" in entry else None)
+    if kind == "stdio":
+        command = entry.get("command")
+        if not isinstance(command, str) or not command:
+            raise ConfigError(f"{where}.command must be a non-empty string")
+        cwd = entry.get("cwd")
+        if cwd is not None and not isinstance(cwd, str):
+            raise ConfigError(f"{where}.cwd must be a string")
+        args = _strings(entry.get("args"), f"{where}.args")
+        env = _mapping(entry.get("env"), f"{where}.env")
+        return ServerSpec(
+            name=name,
+            transport="stdio",
+            command=var(command, f"{where}.command"),
+            args=tuple(var(arg, f"{where}.args") for arg in args),
+            env={key: var(value, f"{where}.env.{key}") for key, value in env.items()},
+            cwd=var(cwd, f"{where}.cwd") if cwd is not None else None,
+            disabled=disabled,
+            budgets=budgets,
+        )
+    if kind in ("http", "sse"):
+        url = entry.get("url")
+        url = var(url, f"{where}.url") if isinstance(url, str) else url
+        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+            raise ConfigError(f"{where}.url must be an http:// or https:// URL")
+        transport: Transport = "sse" if kind == "sse" else "http"
+        headers = _mapping(entry.get("headers"), f"{where}.headers")
+        headers = {key: var(value, f"{where}.headers.{key}") for key, value in headers.items()}
+        for key, value in headers.items():
+            check_header(key, value, f"{where}.headers")
+        oauth = _oauth(entry.get("oauth"), f"{where}.oauth", var)
+        return ServerSpec(
+            name=name, transport=transport, url=url, headers=headers, disabled=disabled, budgets=budgets, oauth=oauth
+        )
+    if kind is not None:
+        raise ConfigError(f"{where}: type {kind!r} is not supported; use {SUPPORTED_TYPES}")
+    raise ConfigError(f"{where} needs a command (stdio) or a url (type http or sse)")
+
+
+@dataclass(frozen=True)
+class EntryProblem:
+    """An entry that could not be used, and why (the message names the entry and the field)."""
+
+    name: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """What a config file yields: the usable servers and the entries that are not, in file order."""
+
+    specs: list[ServerSpec]
+    problems: list[EntryProblem] = field(default_factory=list)
+
+    def spec(self, name: str) -> ServerSpec | None:
+        return next((spec for spec in self.specs if spec.name == name), None)
+
+    def problem(self, name: str) -> EntryProblem | None:
+        return next((problem for problem in self.problems if problem.name == name), None)
+
+
+def parse_servers(data: Any, variables: Variables | None = None) -> Loaded:
+    """Every entry of a document in any known shape; a bad entry becomes a problem, not a failure.
+
+    Raises:
+        ConfigError: the document holds no servers in any known shape.
+    """
+    try:
+        source = servers_of(data)
+    except ShapeError as exc:
+        raise ConfigError(str(exc)) from exc
+    loaded = Loaded([])
+    for name, entry in source.servers.items():
+        try:
+            loaded.specs.append(parse_entry(str(name), entry, variables))
+        except ConfigError as exc:
+            loaded.problems.append(EntryProblem(str(name), str(exc)))
+    return loaded
+
+
+def parse_config(data: Any, variables: Variables | None = None) -> list[ServerSpec]:
+    """Parse every entry strictly; raises ConfigError naming the first bad entry."""
+    loaded = parse_servers(data, variables)
+    if loaded.problems:
+        raise ConfigError(loaded.problems[0].message)
+    return loaded.specs
+
+
+def read_document(path: Path) -> Any:
+    """A config file's JSON, read strictly first and then as JSONC (comments, trailing commas: VS Code's files).
+
+    Raises:
+        ConfigError: unreadable, not UTF-8, not JSON, or nested too deeply (file, what, where).
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} is not UTF-8 text (byte {exc.start}: {exc.reason})") from exc
+    strict: json.JSONDecodeError | None = None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        strict = exc
+    except RecursionError as exc:
+        raise ConfigError(f"{path} nests its JSON too deeply to read") from exc
+    try:
+        return json5.loads(text)
+    except (ValueError, RecursionError):
+        raise ConfigError(
+            f"{path} is not valid JSON (line {strict.lineno}, column {strict.colno}: {strict.msg})"
+        ) from strict
+
+
+def load_config(path: Path, environ: Mapping[str, str] | None = None) -> Loaded:
+    """Read a config file in any known shape: its usable servers and its bad entries.
+
+    Raises:
+        ConfigError: the file itself cannot be used (the message names the file).
+    """
+    data = read_document(path)
+    variables = Variables(environ=dict(os.environ if environ is None else environ), workspace=workspace_of(path))
+    try:
+        return parse_servers(data, variables)
+    except ConfigError as exc:
+        raise ConfigError(f"{path}: {exc}") from exc
+
+
+DEMO_MODES = (
+    ("demo: clean catalog", "normal"),
+    ("demo: duplicate on refresh", "refresh-duplicate"),
+    ("demo: drifting catalog", "drift"),
+    ("demo: flaky backend", "flaky"),
+    ("demo: cursor cycle", "cycle"),
+    ("demo: 10,000 tools", "many"),
+)
+
+
+def demo_servers(state_dir: Path) -> list[ServerSpec]:
+    """The bundled demo set: the demo server in a few instructive modes, run by this Python (or this bundle)."""
+    servers = []
+    for name, mode in DEMO_MODES:
+        state = str(state_dir / f"demo-{mode}.json")
+        command, args = python_module_command("catalog_inspector.demo", "--mode", mode, "--state", state)
+        servers.append(ServerSpec(name=name, command=command, args=args))
+    return servers
+
+
+def server_key(spec: ServerSpec) -> str:
+    """The file-name key of `spec`'s own files (history, calls): a slug of its name and a digest of its entry's identity."""
+    # The redacted target: a rotated token in a URL or an argument is still the same server.
+    identity = json.dumps([spec.name, spec.describe(), spec.cwd], ensure_ascii=False)
+    digest = hashlib.sha256(identity.encode("utf-8")).hexdigest()[:16]
+    return f"{file_stem(spec.name, 40)}-{digest}"

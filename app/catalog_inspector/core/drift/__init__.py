@@ -1,0 +1,68 @@
+"""What changed between catalogs and whether it matters: the diff, its severities, reports, approval pins, history.
+
+Holds `diff` (added, removed, changed down to a JSON pointer, moved), `severity`
+(how much each change matters, and why in words), `report` (a new catalog next to
+the previous one: drift, approval, duplicates, reach, collisions), `pins` (the
+user's approval of a catalog) and `history` (accepted snapshots kept on disk).
+No SDK. Imports `catalog`, `config` and core's shared modules.
+"""
+
+from __future__ import annotations
+
+from catalog_inspector.core.drift.diff import (
+    ABSENT,
+    CatalogDiff,
+    Severity,
+    diff_catalogs,
+)
+from catalog_inspector.core.drift.history import (
+    DEFAULT_KEEP,
+    Entry,
+    History,
+)
+from catalog_inspector.core.drift.pins import (
+    PinCheck,
+    Pins,
+    check_pins,
+    forget_pins,
+    load_pins,
+    save_pins,
+)
+from catalog_inspector.core.drift.report import (
+    DriftReport,
+    DriftRow,
+    Duplicate,
+    FirstPage,
+    build_report,
+    catalog_items,
+    collisions,
+    counts_words,
+    duplicates_of,
+    rows_of,
+)
+
+__all__ = [
+    "ABSENT",
+    "CatalogDiff",
+    "DEFAULT_KEEP",
+    "DriftReport",
+    "DriftRow",
+    "Duplicate",
+    "Entry",
+    "FirstPage",
+    "History",
+    "PinCheck",
+    "Pins",
+    "Severity",
+    "build_report",
+    "catalog_items",
+    "check_pins",
+    "collisions",
+    "counts_words",
+    "diff_catalogs",
+    "duplicates_of",
+    "forget_pins",
+    "load_pins",
+    "rows_of",
+    "save_pins",
+]

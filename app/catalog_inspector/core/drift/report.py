@@ -1,0 +1,252 @@
+"""What a new catalog means next to what came before: drift, approval, duplicates, reach, collisions.
+
+Plain data built from snapshots with `core.drift.diff`; the runtime builds these off
+the GUI thread, the UI and the CLI only read them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from catalog_inspector.core.catalog import LIST_KINDS, LIST_NAMES, Snapshot, item_key
+from catalog_inspector.core.drift.diff import ABSENT, CatalogDiff, Change, Severity, diff_catalogs, diff_item
+from catalog_inspector.core.drift.pins import PinCheck, Pins, check_pins
+from catalog_inspector.core.errors import ErrorKind
+
+__all__ = [
+    "DriftReport",
+    "DriftRow",
+    "Duplicate",
+    "FirstPage",
+    "build_report",
+    "catalog_items",
+    "counts_words",
+    "collisions",
+    "duplicates_of",
+    "first_page_only",
+    "rows_of",
+]
+
+
+def catalog_items(snapshot: Snapshot) -> dict[str, Sequence[dict[str, Any]]]:
+    """Each list's items (empty for a list that did not complete)."""
+    return {
+        name: snapshot.lists[name].items if snapshot.lists[name].status == "complete" else ()
+        for name in LIST_NAMES
+    }
+
+
+@dataclass(frozen=True)
+class DriftRow:
+    """One change as the table shows it (values are the JSON values, ABSENT where there was none)."""
+
+    severity: Severity
+    what: str  # "removed", "changed", "added" or "moved"
+    list_name: str
+    key: str
+    field: str
+    pointer: str
+    old: Any
+    new: Any
+    reason: str
+
+
+def rows_of(diff: CatalogDiff) -> list[DriftRow]:
+    """Every change of `diff` as rows: breaking first, then warning, then info; lists in table order."""
+    rows: list[DriftRow] = []
+    for list_name, changes in diff.lists.items():
+        noun = LIST_KINDS[list_name].key_noun
+        for item in changes.removed:
+            key = item_key(list_name, item)
+            rows.append(DriftRow(Severity.BREAKING, "removed", list_name, key, "", "", item, ABSENT, f"{noun} removed"))
+        for changed in changes.changed:
+            for one in changed.changes:
+                rows.append(
+                    DriftRow(one.severity, "changed", list_name, changed.key, one.field, one.pointer, one.old, one.new, one.reason)
+                )
+        for item in changes.added:
+            key = item_key(list_name, item)
+            rows.append(DriftRow(Severity.INFO, "added", list_name, key, "", "", ABSENT, item, f"{noun} added"))
+        for move in changes.moved:
+            reason = f"moved from place {move.old_index} to {move.new_index} among the items both catalogs have"
+            rows.append(DriftRow(Severity.INFO, "moved", list_name, move.key, "", "", move.old_index, move.new_index, reason))
+    rank = {Severity.BREAKING: 0, Severity.WARNING: 1, Severity.INFO: 2}
+    rows.sort(key=lambda row: rank[row.severity])  # stable: list and item order stay within a severity
+    return rows
+
+
+@dataclass(frozen=True)
+class DriftReport:
+    """What one accepted refresh found.
+
+    Attributes:
+        taken_at: when the new catalog was taken.
+        base_taken_at: when the catalog it is compared with was taken; None for the first one kept.
+        diff: the drift from that catalog (None: nothing to compare with).
+        pins: how the new catalog measures up to the user's approval (None: never approved).
+        after_stale: the refresh followed the server saying its list changed.
+        rows: the diff's changes as a table shows them, worst first (made with the diff, off the GUI thread).
+        reach: what a host that reads only the first page gets of the tools.
+    """
+
+    taken_at: str
+    base_taken_at: str | None = None
+    diff: CatalogDiff | None = None
+    pins: PinCheck | None = None
+    after_stale: bool = False
+    rows: tuple[DriftRow, ...] = ()
+    reach: FirstPage | None = None
+
+    @cached_property
+    def worst(self) -> Severity | None:
+        return self.diff.worst() if self.diff is not None else None
+
+    @cached_property
+    def counts(self) -> dict[Severity, int]:
+        """Changes per severity (linear in the changes: made once, by `build_report` off the GUI thread)."""
+        return self.diff.counts() if self.diff is not None else {}
+
+    @property
+    def pins_broken(self) -> bool:
+        return self.pins is not None and not self.pins.clean
+
+    @property
+    def alarm(self) -> bool:
+        """Breaking or warning drift, or an approved catalog that no longer matches: the sidebar badge."""
+        return self.worst in (Severity.BREAKING, Severity.WARNING) or self.pins_broken
+
+    @property
+    def removed_tools(self) -> tuple[dict[str, Any], ...]:
+        return tuple(self.diff.lists["tools"].removed) if self.diff is not None else ()
+
+    def tool_marks(self) -> dict[str, str]:
+        """Tool name → `added`, `changed` or `removed` (removed tools are the ghost rows)."""
+        if self.diff is None:
+            return {}
+        tools = self.diff.lists["tools"]
+        marks = {str(tool.get("name", "")): "added" for tool in tools.added}
+        marks.update((change.key, "changed") for change in tools.changed)
+        marks.update((str(tool.get("name", "")), "removed") for tool in tools.removed)
+        return marks
+
+    def headline(self, with_pins: bool = True) -> str:
+        """One line for a person: what changed, how badly, and (`with_pins`) whether the approval still holds."""
+        if self.diff is None:
+            text = "First catalog kept for this server: nothing to compare with yet."
+        elif self.diff.empty:
+            text = "Nothing changed since the catalog taken at " + _when(self.base_taken_at) + "."
+        else:
+            text = f"Changed since the catalog taken at {_when(self.base_taken_at)}: {counts_words(self.counts)}."
+        if self.after_stale:
+            text = "Refreshed after the server said its list changed. " + text
+        if with_pins and self.pins is not None:
+            text += " " + self.pins.summary()
+        return text
+
+
+def counts_words(counts: Mapping[Severity, int]) -> str:
+    """`2 breaking, 1 info`, worst first ("no changes" when there are none)."""
+    parts = [f"{counts[s]:,} {s.value}" for s in (Severity.BREAKING, Severity.WARNING, Severity.INFO) if counts.get(s)]
+    return ", ".join(parts) or "no changes"
+
+
+def _when(taken_at: str | None) -> str:
+    return (taken_at or "?")[:19].replace("T", " ") + " UTC"
+
+
+def build_report(
+    base: Snapshot | None, new: Snapshot, pins: Pins | None = None, after_stale: bool = False
+) -> DriftReport:
+    """Diff `new` against `base` and check it against `pins` (linear in the catalogs)."""
+    diff = diff_catalogs(catalog_items(base), catalog_items(new)) if base is not None else None
+    check = check_pins(pins, new.tools.items) if pins is not None else None
+    report = DriftReport(
+        taken_at=new.taken_at,
+        base_taken_at=base.taken_at if base is not None else None,
+        diff=diff,
+        pins=check,
+        after_stale=after_stale,
+        rows=tuple(rows_of(diff)) if diff is not None else (),
+        reach=first_page_only(new),
+    )
+    _ = report.worst, report.counts  # computed here, on the worker: a sidebar repaint asks on every paint
+    return report
+
+
+@dataclass(frozen=True)
+class Duplicate:
+    """A key that appeared twice in one walk: where, both definitions, and how they differ."""
+
+    list_name: str
+    key: str
+    pages: tuple[int, ...]
+    first: Mapping[str, Any] | None
+    second: Mapping[str, Any] | None
+    changes: tuple[Change, ...] = field(default=())
+
+    @property
+    def identical(self) -> bool:
+        return self.first is not None and self.first == self.second
+
+
+def duplicates_of(snapshot: Snapshot) -> list[Duplicate]:
+    """Each duplicated key of a walk rejected for one, with both definitions diffed against each other."""
+    found: list[Duplicate] = []
+    for name in LIST_NAMES:
+        error = snapshot.lists[name].error
+        if error is None or error.kind is not ErrorKind.DUPLICATE_NAME:
+            continue
+        details = error.details
+        definitions = details.get("definitions")
+        first = second = None
+        if isinstance(definitions, list) and len(definitions) == 2:
+            first, second = (d if isinstance(d, dict) else None for d in definitions)
+        pages = tuple(p for p in details.get("pages", ()) if isinstance(p, int))
+        changes = diff_item(name, first, second) if first is not None and second is not None else ()
+        key = details.get("name")
+        found.append(Duplicate(name, str(key) if key is not None else "?", pages, first, second, changes))
+    return found
+
+
+@dataclass(frozen=True)
+class FirstPage:
+    """What a host that reads only the first page (ignores `nextCursor`) gets of a list."""
+
+    list_name: str
+    seen: int
+    total: int
+    hidden: tuple[str, ...]  # the keys it never sees, in server order
+
+    def summary(self) -> str:
+        noun = LIST_KINDS[self.list_name].plural
+        if not self.hidden:
+            return f"A host that reads only the first page sees all {self.total:,} {noun}."
+        return (
+            f"A host that reads only the first page sees {self.seen:,} of {self.total:,} {noun}: "
+            f"{len(self.hidden):,} are on later pages."
+        )
+
+
+def first_page_only(snapshot: Snapshot, list_name: str = "tools") -> FirstPage:
+    result = snapshot.lists[list_name]
+    pages = result.pages
+    first = set(pages[0].names) if pages else set()
+    keys = [item_key(list_name, item) for item in result.items]
+    hidden = tuple(key for key in keys if key not in first)
+    return FirstPage(list_name, len(keys) - len(hidden), len(keys), hidden)
+
+
+def collisions(catalogs: Mapping[str, Iterable[str]]) -> dict[str, tuple[str, ...]]:
+    """Tool names offered by more than one server (server name → its tool names), with the servers in order.
+
+    A host that aggregates servers under one name space (the SDK's
+    `ClientSessionGroup`) would let the later server's tool silently win.
+    """
+    where: dict[str, list[str]] = {}
+    for server, names in catalogs.items():
+        for name in dict.fromkeys(names):
+            where.setdefault(name, []).append(server)
+    return {name: tuple(servers) for name, servers in where.items() if len(servers) > 1}

@@ -1,0 +1,37 @@
+"""One live connection to a server: connecting, walking its lists into a snapshot, sending requests raw, the worker.
+
+Holds `connection` (transport, handshake and protocol era, list-change
+listening, raw requests), `walk` (a snapshot taken over a connection with the
+`catalog` enumerator), `requests` (tools/call, resources/read and prompts/get
+sent raw; their outcomes are `calls` data) and `worker` (one session's whole
+life in one task: connect, walk, publish, serve, close). Imports `transport`,
+`oauth`, `catalog`, `calls`, `config` and core's shared modules.
+"""
+
+from __future__ import annotations
+
+from catalog_inspector.core.session.connection import (
+    Connection,
+)
+from catalog_inspector.core.session.requests import (
+    call_tool,
+    get_prompt,
+    read_resource,
+)
+from catalog_inspector.core.session.walk import (
+    source_of,
+)
+from catalog_inspector.core.session.worker import (
+    SessionWorker,
+    internal_error,
+)
+
+__all__ = [
+    "Connection",
+    "SessionWorker",
+    "call_tool",
+    "get_prompt",
+    "internal_error",
+    "read_resource",
+    "source_of",
+]

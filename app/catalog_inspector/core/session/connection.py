@@ -1,0 +1,387 @@
+"""Connecting to one server (stdio, Streamable HTTP, legacy SSE) and sending raw requests.
+
+A `Connection` is published only after the handshake succeeded. It records the
+negotiated protocol version, server info and capabilities exactly as the server
+sent them, and sends list and call requests *raw*: the inspector shows what the
+server sent, so results bypass the SDK's per-session tool cache (its silent
+re-listing, its output-schema check and its filtering of tools) while keeping
+its per-version validation of the response shape.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import deque
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+import httpx2
+import mcp_types as types
+from mcp.client.session import ClientSession, IncomingMessage
+from mcp.client.streamable_http import streamable_http_client
+from mcp.client.subscriptions import ListenNotSupportedError, Subscription, SubscriptionLost, listen
+from mcp.shared.dispatcher import ProgressFnT
+from mcp.shared.exceptions import MCPError
+from mcp.shared.message import SessionMessage
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic import TypeAdapter
+
+from catalog_inspector import __version__
+from catalog_inspector.core.catalog import Fetched
+from catalog_inspector.core.config import Limits, ServerSpec
+from catalog_inspector.core.errors import CatalogError, ErrorKind, leaves, make_error
+from catalog_inspector.core.oauth import InspectorOAuth, OAuthHooks, oauth_applies
+from catalog_inspector.core.transport import (
+    Faults,
+    MeteredHTTPTransport,
+    MeteredReadStream,
+    ProbingWriteStream,
+    RequestFaults,
+    ResponseSizes,
+    ServerLog,
+    address_of,
+    bounded_stdio_client,
+    classify,
+    legacy_sse_client,
+    negotiate_auto,  # the SDK's discover-else-initialize policy
+    probe_request_id,
+)
+
+__all__ = ["Connection", "Notification", "connect"]
+
+_RAW: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
+CLIENT_INFO = types.Implementation(name="mcp-catalog-inspector", version=__version__)
+
+Notification = Callable[[str], None]
+"""Receives the method of each server notification (e.g. `notifications/tools/list_changed`)."""
+
+
+@dataclass
+class Connection:
+    """A live, handshaken session with one server.
+
+    Attributes:
+        spec: how the server was reached.
+        session: the SDK session (owned by the task that entered `connect`).
+        log: the server's stderr (stdio only), bounded.
+        faults: transport faults; the first one explains a closed stream.
+        sizes: each response's bytes on the wire, by request id, as the transport counted them.
+        refused: why the transport refused a response as it arrived (HTTP), by request id.
+        pid: the server process id (stdio only).
+    """
+
+    spec: ServerSpec
+    session: ClientSession
+    log: ServerLog
+    faults: Faults
+    sizes: ResponseSizes = field(default_factory=ResponseSizes)
+    refused: RequestFaults = field(default_factory=RequestFaults)
+    pid: int | None = None
+    server_info: dict[str, Any] = field(default_factory=dict)
+    capabilities: dict[str, Any] = field(default_factory=dict)
+    instructions: str | None = None
+
+    @property
+    def protocol_version(self) -> str:
+        return self.session.protocol_version or ""
+
+    async def request(self, request: Any, timeout: float | None = None, progress: ProgressFnT | None = None) -> Fetched:
+        """Send one request; return its result as the server sent it (wire JSON, camelCase) and its size.
+
+        `progress` receives the server's progress notifications for it. Abandoning the
+        request (a timeout, or the caller's task cancelled) sends the server
+        `notifications/cancelled` (the SDK does).
+
+        Raises:
+            CatalogError: classified; a transport fault (garbage on the wire, an
+                oversized line, a process exit) takes precedence over the
+                "connection closed" it causes.
+        """
+        with probe_request_id() as ids:
+            try:
+                # The SDK checks the result's shape for the negotiated version before this
+                # adapter runs; a dict adapter then keeps the wire JSON instead of models.
+                result = await self.session.send_request(  # type: ignore[type-var]
+                    request, _RAW, request_read_timeout_seconds=timeout, progress_callback=progress
+                )
+            except Exception as exc:
+                refused = self.refused.pop(ids[0]) if ids else None
+                if ids:
+                    self.sizes.pop(ids[0])
+                raise (refused or self.faults.first or classify(exc)) from exc
+        if ids:
+            self.refused.pop(ids[0])  # e.g. a redirect that was followed after all
+        size = self.sizes.pop(ids[0]) if ids else None
+        if size is None:
+            # Only when a transport could not frame the response (an event stream split by bare CRs).
+            size = len(json.dumps(result, separators=(",", ":"), ensure_ascii=False).encode())
+        return Fetched(result, size)
+
+    def check_faults(self) -> None:
+        """Raise the first transport fault, if any (a garbage line can arrive between pages)."""
+        if self.faults.first is not None:
+            raise self.faults.first
+
+
+def _no_handshake(spec: ServerSpec, seconds: float) -> str:
+    if spec.transport == "stdio":
+        return f"the server did not answer the handshake within {seconds:g} s"
+    try:
+        where = address_of(httpx2.URL(spec.url))[2]
+    except httpx2.InvalidURL:
+        where = "the server"
+    return f"{where} did not answer the handshake within {seconds:g} s"
+
+
+class HandshakeClock:
+    """The handshake's time limit, stopped while a sign-in waits for a person (their time is not the server's).
+
+    Like the SDK's own request clock, which the same sign-in stops (`waiting_on_a_person`).
+    It runs from `start()`; `pause(True)` and `pause(False)` come in pairs, from any task.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.scope = anyio.CancelScope()
+        self._left = seconds
+        self._started = False
+        self._pauses = 0
+
+    def start(self) -> None:
+        self._started = True
+        if not self._pauses:
+            self.scope.deadline = anyio.current_time() + self._left
+
+    def pause(self, waiting: bool) -> None:
+        if waiting:
+            self._pauses += 1
+            if self._pauses == 1 and self._started:
+                self._left = max(0.0, self.scope.deadline - anyio.current_time())
+                self.scope.deadline = math.inf
+        elif self._pauses:
+            self._pauses -= 1
+            if self._pauses == 0 and self._started:
+                self.scope.deadline = anyio.current_time() + self._left
+
+
+def _dump(model: Any) -> dict[str, Any]:
+    if model is None:
+        return {}
+    result: dict[str, Any] = model.model_dump(by_alias=True, mode="json", exclude_none=True)
+    return result
+
+
+def _transport(
+    spec: ServerSpec,
+    limits: Limits,
+    log: ServerLog,
+    faults: Faults,
+    sizes: ResponseSizes,
+    refused: RequestFaults,
+    setup_timeout: float,
+    on_spawn: Callable[[int], None],
+    on_exit: Callable[[int], None] | None,
+    auth: InspectorOAuth | None = None,
+) -> AbstractAsyncContextManager[Any]:
+    if spec.transport == "stdio":
+        return bounded_stdio_client(
+            spec,
+            max_line_bytes=limits.max_page_bytes,
+            log=log,
+            faults=faults,
+            on_spawn=on_spawn,
+            on_exit=on_exit,
+            sizes=sizes,
+        )
+    if spec.transport == "sse":
+        return _sse(spec, limits, sizes, refused, faults, setup_timeout, auth)
+    metered = MeteredHTTPTransport(
+        httpx2.AsyncHTTPTransport(), sizes, cap=limits.max_page_bytes, faults=refused, auth=auth is not None
+    )
+    # The OAuth flow's own requests are built by the provider: the configured headers never go with them.
+    http = httpx2.AsyncClient(
+        headers=dict(spec.headers),
+        timeout=httpx2.Timeout(limits.request_timeout, read=max(limits.request_timeout, 300.0)),
+        transport=metered,
+        auth=auth,
+    )
+    return _with_client(
+        http, streamable_http_client(spec.url, http_client=http, max_sse_event_size=limits.max_page_bytes)
+    )
+
+
+@asynccontextmanager
+async def _sse(
+    spec: ServerSpec,
+    limits: Limits,
+    sizes: ResponseSizes,
+    refused: RequestFaults,
+    faults: Faults,
+    setup_timeout: float,
+    auth: InspectorOAuth | None = None,
+) -> AsyncIterator[Any]:
+    events: deque[int] = deque()
+    cap = limits.max_page_bytes
+    metered = MeteredHTTPTransport(
+        httpx2.AsyncHTTPTransport(),
+        sizes,
+        events,
+        cap=cap,
+        faults=refused,
+        on_stream_fault=faults.report,
+        auth=auth is not None,
+    )
+    timeout = httpx2.Timeout(limits.request_timeout, read=limits.deadline)
+    async with (
+        httpx2.AsyncClient(headers=dict(spec.headers), timeout=timeout, transport=metered, auth=auth) as http,
+        legacy_sse_client(
+            spec.url, http, cap=cap, setup_timeout=setup_timeout, faults=refused, on_fault=faults.report
+        ) as (read, write),
+    ):
+        yield MeteredReadStream(read, events, sizes), write
+
+
+@asynccontextmanager
+async def _with_client(http: httpx2.AsyncClient, inner: AbstractAsyncContextManager[Any]) -> AsyncIterator[Any]:
+    async with http, inner as streams:
+        yield streams
+
+
+async def _listen_for_changes(stack: AsyncExitStack, session: ClientSession, log: ServerLog) -> None:
+    """On a 2026-07-28 connection, open `subscriptions/listen` for the list changes the server offers.
+
+    That era sends list_changed only to a listener; the older one pushes it
+    unasked. Each event also reaches the session's message handler, which is
+    where the caller hears of it: the stream is only drained here, so unread
+    events cannot pile up and end it. A server that refuses the request keeps
+    its session; the log says changes will not be heard.
+    """
+    if session.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+        return
+    capabilities = session.server_capabilities
+    tools = bool(capabilities and capabilities.tools and capabilities.tools.list_changed)
+    prompts = bool(capabilities and capabilities.prompts and capabilities.prompts.list_changed)
+    resources = bool(capabilities and capabilities.resources and capabilities.resources.list_changed)
+    if not (tools or prompts or resources):
+        return
+    try:
+        subscription = await stack.enter_async_context(
+            listen(session, tools_list_changed=tools, prompts_list_changed=prompts, resources_list_changed=resources)
+        )
+    except (MCPError, ListenNotSupportedError, TimeoutError) as exc:
+        log.append(f"[mcp-catalog-inspector] subscriptions/listen was refused ({exc}): list changes will not be heard")
+        return
+    group = await stack.enter_async_context(anyio.create_task_group())
+    stack.callback(group.cancel_scope.cancel)  # unwound first: the drain stops before the listen closes
+    group.start_soon(_drain, subscription, log)
+
+
+async def _drain(subscription: Subscription, log: ServerLog) -> None:
+    try:
+        async for _event in subscription:
+            pass
+    except SubscriptionLost as exc:
+        log.append(f"[mcp-catalog-inspector] the list-change subscription ended: {exc}")
+
+
+@asynccontextmanager
+async def connect(
+    spec: ServerSpec,
+    limits: Limits,
+    *,
+    on_notification: Notification | None = None,
+    log: ServerLog | None = None,
+    on_spawn: Callable[[int], None] | None = None,
+    on_exit: Callable[[int], None] | None = None,
+    timeout: float | None = None,
+    faults: Faults | None = None,
+    oauth: OAuthHooks | None = None,
+) -> AsyncIterator[Connection]:
+    """Connect, negotiate the protocol era (discover, else initialize), yield a `Connection`.
+
+    Must be entered and exited by the same task. `timeout` bounds the handshake
+    (default: twice the request timeout; the time a sign-in waits for a person is
+    not counted). `faults` lets the caller say how the server is to be ended before
+    the connection exists. An HTTP server that asks for OAuth is signed in to with
+    `oauth` (default: `core.oauth.provider.default_hooks()`), unless its headers bring their
+    own Authorization. Raises `CatalogError` (classified; a failed sign-in is kind `auth`).
+    """
+    log = log if log is not None else ServerLog()
+    faults = faults if faults is not None else Faults()
+    sizes = ResponseSizes()
+    refused = RequestFaults()
+    pids: list[int] = []
+
+    def spawned(pid: int) -> None:
+        pids.append(pid)
+        if on_spawn is not None:
+            on_spawn(pid)
+
+    async def on_message(message: IncomingMessage) -> None:
+        if isinstance(message, Exception):
+            # The transport hands over what it could not deliver: unreadable data or its own failure.
+            error = classify(message)
+            if error.kind is ErrorKind.PROTOCOL:
+                error = make_error(ErrorKind.PROTOCOL, f"the server sent an unreadable message: {message}")
+            faults.report(error)
+        elif on_notification is not None:
+            on_notification(str(message.method))
+
+    handshake = timeout if timeout is not None else limits.request_timeout * 2
+    clock = HandshakeClock(handshake)
+    auth = None
+    if oauth_applies(spec):
+        auth = InspectorOAuth(spec, limits, hooks=oauth, report=faults.report, refused=refused, pause=clock.pause)
+    body_error: BaseException | None = None
+    try:
+        async with AsyncExitStack() as stack:
+            try:
+                read, write = await stack.enter_async_context(
+                    _transport(spec, limits, log, faults, sizes, refused, handshake, spawned, on_exit, auth)
+                )
+                session = await stack.enter_async_context(
+                    ClientSession(
+                        read,
+                        ProbingWriteStream[SessionMessage](write),
+                        read_timeout_seconds=limits.request_timeout,
+                        message_handler=on_message,
+                        client_info=CLIENT_INFO,
+                    )
+                )
+                clock.start()
+                with clock.scope:
+                    await negotiate_auto(session)
+                if clock.scope.cancelled_caught:
+                    raise TimeoutError
+                await _listen_for_changes(stack, session, log)
+            except TimeoutError as exc:
+                faults.hurry()  # a server that cannot finish a handshake gets no grace period either
+                raise (faults.first or make_error(ErrorKind.TIMEOUT, _no_handshake(spec, handshake))) from exc
+            except Exception as exc:
+                raise (faults.first or refused.last or classify(exc)) from exc
+            try:
+                yield Connection(
+                    spec=spec,
+                    session=session,
+                    log=log,
+                    faults=faults,
+                    sizes=sizes,
+                    refused=refused,
+                    pid=pids[0] if pids else None,
+                    server_info=_dump(session.server_info),
+                    capabilities=_dump(session.server_capabilities),
+                    instructions=session.instructions,
+                )
+            except BaseException as exc:
+                body_error = exc
+                raise
+    except CatalogError:
+        raise
+    except Exception as exc:
+        if body_error is not None and any(leaf is body_error for leaf in leaves(exc)):
+            raise  # the caller's own error: not ours to reclassify
+        # The transport's task group re-raises its own failure on exit, wrapped in groups.
+        raise (faults.first or classify(exc)) from exc

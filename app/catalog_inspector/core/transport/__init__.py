@@ -1,0 +1,61 @@
+"""Talking to a server process or endpoint: stdio, legacy SSE, the byte meter, and what failures mean.
+
+Holds `stdio` (the bounded stdio transport and the server's log), `legacy_sse`
+(the bounded HTTP+SSE client), `meter` (every response's bytes counted as they
+arrive, the cap enforced there), `classify` (what the SDK, anyio or the OS raises,
+turned into `core.errors` kinds, once) and `sdk` (the SDK's private parts we use,
+behind one adapter). Imports `config` and core's shared modules; `oauth` and
+`session` build on it.
+"""
+
+from __future__ import annotations
+
+from catalog_inspector.core.transport.classify import (
+    address_of,
+    classify,
+    classify_auth,
+    http_status_error,
+)
+from catalog_inspector.core.transport.legacy_sse import (
+    legacy_sse_client,
+)
+from catalog_inspector.core.transport.meter import (
+    AUTH_CAP,
+    MeteredHTTPTransport,
+    MeteredReadStream,
+    ProbingWriteStream,
+    RequestFaults,
+    ResponseSizes,
+    probe_request_id,
+    request_id_of,
+)
+from catalog_inspector.core.transport.sdk import (
+    negotiate_auto,
+)
+from catalog_inspector.core.transport.stdio import (
+    Faults,
+    ServerLog,
+    bounded_stdio_client,
+    environment_names,
+)
+
+__all__ = [
+    "AUTH_CAP",
+    "Faults",
+    "MeteredHTTPTransport",
+    "MeteredReadStream",
+    "ProbingWriteStream",
+    "RequestFaults",
+    "ResponseSizes",
+    "ServerLog",
+    "address_of",
+    "bounded_stdio_client",
+    "classify",
+    "classify_auth",
+    "environment_names",
+    "http_status_error",
+    "legacy_sse_client",
+    "negotiate_auto",
+    "probe_request_id",
+    "request_id_of",
+]

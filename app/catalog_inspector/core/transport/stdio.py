@@ -1,0 +1,352 @@
+"""A bounded stdio transport: the SDK's stdio contract with the limits an inspector needs.
+
+Why not `mcp.client.stdio.stdio_client` as is: its line reader has no size cap
+and is quadratic in line length, it needs a real file for stderr and lets the
+child flood it, it keeps going after a non-JSON-RPC line, and it never tells
+the caller the process id, so grandchildren and crashed runs cannot be swept.
+This transport keeps the SDK's environment allowlist, its message parsing and
+its shutdown order (close stdin, wait, terminate), and adds:
+
+- a byte cap per line, enforced while reading (linear, bytes), reported as a fault;
+- stderr captured line by line into a bounded `ServerLog`;
+- strictness: a line that is not JSON-RPC is a protocol fault and closes the stream;
+- the server's whole process tree is killed at the end, so no descendant survives,
+  not even one that left the process group with setsid() (see `ServerTree`);
+- `on_spawn`/`on_exit` hooks so a caller can record live process groups.
+"""
+
+from __future__ import annotations
+
+import enum
+import signal
+import subprocess
+from collections import deque
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass, field
+
+import anyio
+import anyio.abc
+import mcp_types as types
+from mcp.client.stdio import get_default_environment
+from mcp.shared.message import SessionMessage
+
+from catalog_inspector.core.config import ServerSpec
+from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error
+from catalog_inspector.core.processes import ServerTree, adopt_orphans, reap
+from catalog_inspector.core.transport.classify import TOO_DEEP, too_deep
+from catalog_inspector.core.transport.meter import ResponseSizes
+
+__all__ = ["Faults", "Goodbye", "ServerLog", "bounded_stdio_client", "environment_names"]
+
+
+def environment_names(spec: ServerSpec) -> tuple[list[str], list[str]]:
+    """The variables a stdio server starts with: those passed on from ours (the SDK's small
+    allowlist, where set) and those its entry configures. Names only: values may be secrets."""
+    inherited = sorted(name for name in get_default_environment() if name not in spec.env)
+    return inherited, sorted(spec.env)
+
+EXIT_GRACE = 1.0  # seconds for the server to exit on its own after stdin closes
+TERM_GRACE = 1.0  # seconds after SIGTERM before SIGKILL
+QUICK_GRACE = 0.15  # seconds between SIGTERM and SIGKILL when the app quits
+WALK_FIRST = 0.05  # seconds from the spawn to the first walk of the server's process tree
+WALK_MAX = 1.0  # seconds between walks later: the interval doubles up to this
+MAX_LOG_LINE = 2000
+TAIL_LINES = 5  # the server's last words shown with an exit
+TAIL_WIDTH = 300
+
+
+@dataclass
+class ServerLog:
+    """A server's stderr, bounded by bytes: the oldest lines go first.
+
+    Attributes:
+        lines: the kept lines, oldest first.
+        dropped: how many lines were discarded to stay within `max_bytes`.
+        total: how many lines were ever appended (a session notes it at spawn to find its own lines).
+    """
+
+    max_bytes: int = 256 * 1024
+    lines: deque[str] = field(default_factory=deque)
+    dropped: int = 0
+    total: int = 0
+    _size: int = 0
+    on_line: Callable[[str], None] | None = None
+
+    def append(self, line: str) -> None:
+        if len(line) > MAX_LOG_LINE:
+            line = line[:MAX_LOG_LINE] + f"… [{len(line) - MAX_LOG_LINE} more characters]"
+        self.lines.append(line)
+        self.total += 1
+        self._size += len(line) + 1
+        while self._size > self.max_bytes and self.lines:
+            self._size -= len(self.lines.popleft()) + 1
+            self.dropped += 1
+        if self.on_line is not None:
+            self.on_line(line)
+
+    def text(self) -> str:
+        head = f"[{self.dropped} earlier lines dropped]\n" if self.dropped else ""
+        return head + "\n".join(self.lines)
+
+    def tail(self, count: int, since: int = 0, width: int = TAIL_WIDTH) -> list[str]:
+        """The last `count` non-blank lines appended after line number `since`, each cut to `width` characters."""
+        fresh = min(len(self.lines), self.total - since)
+        found: list[str] = []
+        for line in reversed(self.lines):
+            if fresh <= 0 or len(found) == count:
+                break
+            fresh -= 1
+            if line.strip():
+                found.append(line if len(line) <= width else line[: width - 1] + "…")
+        return found[::-1]
+
+
+class Goodbye(enum.Enum):
+    """How a session's server process is ended when the session closes."""
+
+    POLITE = "polite"  # the SDK's order: close stdin, wait, SIGTERM the group, wait, SIGKILL the group
+    QUICK = "quick"  # the app is quitting: close stdin and SIGTERM together, a short wait, then SIGKILL
+    NOW = "now"  # the server is known to be hung: SIGKILL the group at once
+
+
+@dataclass
+class Faults:
+    """Transport-level faults seen on a connection; the first one explains what follows it.
+
+    Attributes:
+        first: the first fault, or None.
+        goodbye: how the process will be ended (a hung server gets no grace period;
+            a quitting app waits for nobody).
+    """
+
+    first: CatalogError | None = None
+    event: anyio.Event = field(default_factory=anyio.Event)
+    goodbye: Goodbye = Goodbye.POLITE
+
+    def hurry(self) -> None:
+        """The server is hung: kill it without grace periods when the session closes."""
+        self.goodbye = Goodbye.NOW
+
+    def quit_soon(self) -> None:
+        """The app is quitting: end the server quickly (unless it is already to be killed at once)."""
+        if self.goodbye is Goodbye.POLITE:
+            self.goodbye = Goodbye.QUICK
+
+    def report(self, error: CatalogError) -> None:
+        if self.first is None:
+            self.first = error
+            self.event.set()
+
+
+def _excerpt(data: bytes, limit: int = 120) -> str:
+    text = data[:limit].decode("utf-8", errors="replace")
+    return repr(text) + ("…" if len(data) > limit else "")
+
+
+@asynccontextmanager
+async def bounded_stdio_client(
+    spec: ServerSpec,
+    *,
+    max_line_bytes: int,
+    log: ServerLog,
+    faults: Faults,
+    on_spawn: Callable[[int], None] | None = None,
+    on_exit: Callable[[int], None] | None = None,
+    sizes: ResponseSizes | None = None,
+) -> AsyncIterator[tuple[anyio.abc.ObjectReceiveStream[SessionMessage | Exception], anyio.abc.ObjectSendStream[SessionMessage]]]:
+    """Spawn `spec`'s command in its own process group and speak newline-delimited JSON-RPC to it.
+
+    `sizes` receives the length of each response's line, under its id.
+
+    Raises:
+        OSError: the process could not be started (missing command, no permission, bad cwd).
+    """
+    env = get_default_environment() | dict(spec.env)
+    first_line = log.total  # this process's own stderr starts here (the log spans sessions)
+    adopt_orphans()  # before the spawn: the server's orphans must come to us, not to init
+    process = await anyio.open_process(
+        [spec.command, *spec.args],
+        env=env,
+        cwd=spec.cwd,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    tree = ServerTree(process.pid)
+    if on_spawn is not None:
+        try:
+            on_spawn(process.pid)
+        except BaseException:
+            # Not recorded anywhere: nobody else could ever stop it.
+            with anyio.CancelScope(shield=True):
+                await _shutdown(process, tree, Goodbye.NOW)
+            raise
+    read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
+    stdout_done = anyio.Event()
+    stderr_done = anyio.Event()
+    shutting_down = False
+
+    def exited() -> CatalogError:
+        # The server's own last words (a missing API key, a traceback) usually say why.
+        details = {"exit_code": process.returncode, "stderr": log.tail(TAIL_LINES, since=first_line)}
+        return make_error(
+            ErrorKind.CONNECTION, f"the server process exited (exit code {process.returncode})", details=details
+        )
+
+    async def drained() -> None:
+        # Let the readers deliver what the server wrote before dying.
+        with anyio.move_on_after(0.5):
+            await stdout_done.wait()
+            await stderr_done.wait()
+
+    async def stdout_reader() -> None:
+        assert process.stdout is not None
+        buffer = bytearray()
+        async with read_writer:
+            try:
+                async for chunk in process.stdout:
+                    start = len(buffer)
+                    buffer += chunk
+                    cut = 0
+                    while (end := buffer.find(b"\n", max(start, cut))) != -1:
+                        line = bytes(buffer[cut:end])
+                        cut = end + 1
+                        if not await _deliver(line):
+                            return
+                    del buffer[:cut]
+                    if len(buffer) > max_line_bytes:
+                        faults.report(
+                            make_error(
+                                ErrorKind.SIZE_LIMIT,
+                                f"a response exceeded the {max_line_bytes:,}-byte cap "
+                                f"(more than {len(buffer):,} bytes without a line end); reading stopped",
+                                details={"budget": max_line_bytes, "value": len(buffer), "cut_off": True},
+                            )
+                        )
+                        return
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                return
+            finally:
+                stdout_done.set()
+            # EOF: the process is gone or closed its stdout.
+            await _exited(process, 0.5)
+            await drained()
+            if not shutting_down:
+                faults.report(exited())
+
+    async def exit_watcher() -> None:
+        # A grandchild that inherited stdout keeps the pipe open after the server
+        # dies, so EOF alone would leave a request waiting for its timeout.
+        # The process tree is walked meanwhile, often at first (when servers start
+        # their helpers), then less: a helper seen before its parent exits is still
+        # known as this server's when it has become our orphan.
+        interval = WALK_FIRST
+        next_walk = anyio.current_time() + interval
+        while process.returncode is None:
+            await anyio.sleep(0.05)
+            if anyio.current_time() >= next_walk:
+                tree.refresh()
+                interval = min(interval * 2, WALK_MAX)
+                next_walk = anyio.current_time() + interval
+        await drained()
+        if not shutting_down:
+            faults.report(exited())
+            await read_writer.aclose()
+
+    async def _deliver(line: bytes) -> bool:
+        if len(line) > max_line_bytes:
+            faults.report(
+                make_error(
+                    ErrorKind.SIZE_LIMIT,
+                    f"a response of {len(line):,} bytes exceeded the {max_line_bytes:,}-byte cap",
+                    details={"budget": max_line_bytes, "value": len(line)},
+                )
+            )
+            return False
+        if not line.strip():
+            return True
+        try:
+            message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        except ValueError as exc:
+            what = f"a message {TOO_DEEP}" if too_deep(exc) else "a line that is not JSON-RPC"
+            faults.report(make_error(ErrorKind.PROTOCOL, f"the server wrote {what}: {_excerpt(line)}"))
+            return False
+        if sizes is not None and isinstance(message, types.JSONRPCResponse | types.JSONRPCError) and message.id is not None:
+            sizes.add(message.id, len(line))
+        try:
+            await read_writer.send(SessionMessage(message))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            return False
+        return True
+
+    async def stderr_reader() -> None:
+        assert process.stderr is not None
+        pending = bytearray()
+        try:
+            with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                async for chunk in process.stderr:
+                    pending += chunk
+                    *complete, rest = pending.split(b"\n")
+                    for raw in complete:
+                        log.append(raw.decode("utf-8", errors="replace"))
+                    pending = bytearray(rest[-MAX_LOG_LINE * 4 :])
+            if pending:
+                log.append(pending.decode("utf-8", errors="replace"))
+        finally:
+            stderr_done.set()
+
+    async def stdin_writer() -> None:
+        assert process.stdin is not None
+        try:
+            async with write_reader:
+                async for message in write_reader:
+                    data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                    await process.stdin.send((data + "\n").encode("utf-8"))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            await read_writer.aclose()
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(stdout_reader)
+        tg.start_soon(stderr_reader)
+        tg.start_soon(stdin_writer)
+        tg.start_soon(exit_watcher)
+        try:
+            yield read_stream, write_stream
+        finally:
+            shutting_down = True
+            with anyio.CancelScope(shield=True):
+                await _shutdown(process, tree, faults.goodbye)
+                await write_stream.aclose()
+                await read_stream.aclose()
+                if on_exit is not None:
+                    on_exit(process.pid)
+            tg.cancel_scope.cancel()
+
+
+async def _shutdown(process: anyio.abc.Process, tree: ServerTree, goodbye: Goodbye = Goodbye.POLITE) -> None:
+    """End the process the way `goodbye` says; its whole tree is always SIGKILLed last (grandchildren included)."""
+    assert process.stdin is not None
+    tree.refresh()  # while the server still runs: once it exits, its children are orphans
+    with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+        await process.stdin.aclose()
+    if goodbye is Goodbye.POLITE and not await _exited(process, EXIT_GRACE):
+        tree.signal(signal.SIGTERM)
+        await _exited(process, TERM_GRACE)
+    elif goodbye is Goodbye.QUICK:
+        tree.signal(signal.SIGTERM)
+        await _exited(process, QUICK_GRACE)
+    await tree.kill()
+    await reap(process)
+
+
+async def _exited(process: anyio.abc.Process, timeout: float) -> bool:
+    # Poll returncode rather than wait(): wait() also waits for pipe EOF, which a
+    # grandchild holding the pipes would delay.
+    with anyio.move_on_after(timeout):
+        while process.returncode is None:
+            await anyio.sleep(0.01)
+        return True
+    return False

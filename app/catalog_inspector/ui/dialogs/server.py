@@ -1,0 +1,344 @@
+"""Adding and editing one server entry: every field checked as typed, nothing invalid saved.
+
+The dialog edits the entry's JSON, not a `ServerSpec`: keys it does not show
+(another client's settings) are carried through unchanged. Environment and
+header values are masked until "Show values" is ticked.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from catalog_inspector.core.config import (
+    BUDGET_KEYS,
+    ConfigError,
+    Limits,
+    Variables,
+    keyring_status,
+    parse_entry,
+    reference,
+    store_secret,
+)
+from catalog_inspector.ui.widgets.labels import plain_label
+
+__all__ = ["ServerDialog"]
+
+TRANSPORTS = (("stdio", "stdio (a local command)"), ("http", "Streamable HTTP"), ("sse", "legacy HTTP+SSE"))
+SHOWN_KEYS = ("type", "transport", "command", "args", "env", "cwd", "url", "headers", "disabled", "budgets")
+FIELDS = ("name", "command", "args", "env", "cwd", "url", "headers", "budgets")
+
+
+class _Pairs(QTableWidget):
+    """Names and values (env, headers); values masked unless shown."""
+
+    def __init__(self, object_name: str, parent: QWidget) -> None:
+        super().__init__(0, 2, parent)
+        self.setObjectName(object_name)
+        self.setHorizontalHeaderLabels(["Name", "Value"])
+        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.verticalHeader().setVisible(False)
+        self._values: list[str] = []
+        self._shown = False
+        self.itemChanged.connect(self._on_item_changed)
+
+    def set_pairs(self, pairs: dict[str, str]) -> None:
+        self.blockSignals(True)
+        self.setRowCount(0)
+        self._values = []
+        for key, value in [*pairs.items(), ("", "")]:
+            self._append(key, value)
+        self.blockSignals(False)
+
+    def _append(self, key: str, value: str) -> None:
+        row = self.rowCount()
+        self.insertRow(row)
+        self._values.append(value)
+        self.setItem(row, 0, QTableWidgetItem(key))
+        self.setItem(row, 1, QTableWidgetItem(self._face(value)))
+
+    def _face(self, value: str) -> str:
+        return value if self._shown or not value else "•" * 8
+
+    def show_values(self, shown: bool) -> None:
+        self._shown = shown
+        self.blockSignals(True)
+        for row, value in enumerate(self._values):
+            item = self.item(row, 1)
+            if item is not None:
+                item.setText(self._face(value))
+        self.blockSignals(False)
+
+    def _on_item_changed(self, item: QTableWidgetItem) -> None:
+        if item.column() == 1:
+            # A masked cell edited while hidden takes what was typed as the new value, then masks it again.
+            self._values[item.row()] = item.text()
+            self.blockSignals(True)
+            item.setText(self._face(item.text()))
+            self.blockSignals(False)
+        if item.row() == self.rowCount() - 1 and item.text():
+            self.blockSignals(True)
+            self._append("", "")
+            self.blockSignals(False)
+
+    def pairs(self) -> dict[str, str]:
+        found: dict[str, str] = {}
+        for row in range(self.rowCount()):
+            key_item = self.item(row, 0)
+            key = key_item.text().strip() if key_item is not None else ""
+            if key:
+                found[key] = self._values[row]
+        return found
+
+
+class ServerDialog(QDialog):
+    """Edit `entry` (or a new one); `result_entry()` gives the JSON to save under `result_name()`.
+
+    `taken`: names of the other servers (a name must be unique).
+    """
+
+    def __init__(self, parent: QWidget | None, name: str = "", entry: dict[str, Any] | None = None,
+                 taken: frozenset[str] = frozenset()) -> None:  # fmt: skip
+        super().__init__(parent)
+        self.setObjectName("serverDialog")
+        self.setWindowTitle("Edit server" if entry is not None else "Add server")
+        self._original = dict(entry or {})
+        self._taken = taken
+        layout = QVBoxLayout(self)
+        form = QFormLayout()
+        layout.addLayout(form)
+        self.name = self._line("serverName", name)
+        self.transport = QComboBox(self)
+        self.transport.setObjectName("serverTransport")
+        for key, text in TRANSPORTS:
+            self.transport.addItem(text, key)
+        self.command = self._line("serverCommand", str(self._original.get("command", "")))
+        self.args = QPlainTextEdit(self)
+        self.args.setObjectName("serverArgs")
+        self.args.setPlaceholderText("one argument per line")
+        self.args.setPlainText("\n".join(str(a) for a in self._original.get("args") or []))
+        self.args.setMaximumHeight(90)
+        self.cwd = self._line("serverCwd", str(self._original.get("cwd") or ""))
+        self.env = _Pairs("serverEnv", self)
+        self.env.set_pairs(_strings(self._original.get("env")))
+        self.url = self._line("serverUrl", str(self._original.get("url", "")))
+        self.headers = _Pairs("serverHeaders", self)
+        self.headers.set_pairs(_strings(self._original.get("headers")))
+        self.reveal = QCheckBox("Show values", self)
+        self.reveal.setObjectName("serverRevealValues")
+        self.reveal.toggled.connect(self._on_reveal_toggled)
+        self.budgets: dict[str, QLineEdit] = {}
+        budget_row = QWidget(self)
+        budget_layout = QHBoxLayout(budget_row)
+        budget_layout.setContentsMargins(0, 0, 0, 0)
+        given = self._original.get("budgets") if isinstance(self._original.get("budgets"), dict) else {}
+        defaults = Limits()
+        for key, (field, _kind) in BUDGET_KEYS.items():
+            line = self._line(f"serverBudget:{key}", str(given.get(key, "")) if given else "")
+            line.setPlaceholderText(f"{key} {getattr(defaults, field):g}")
+            line.setToolTip(f"{key}: empty for the app's default ({getattr(defaults, field):g})")
+            budget_layout.addWidget(line)
+            self.budgets[key] = line
+        available, where = keyring_status()
+        self.keep_secret = QCheckBox("Keep values in the system keyring", self)
+        self.keep_secret.setObjectName("serverUseKeyring")
+        self.keep_secret.setEnabled(available)
+        self.keep_secret.setChecked(available)
+        self.secrets_where = plain_label("serverSecretsWhere", self)
+        self.secrets_where.setText(
+            f"Values are kept in {where}; the file holds only a reference."
+            if available
+            else f"Values are stored in the configuration file as typed: {where}."
+        )
+        self.disabled = QCheckBox("Disabled (listed, not started on its own)", self)
+        self.disabled.setObjectName("serverDisabled")
+        self.disabled.setChecked(self._original.get("disabled") is True)
+        self.errors: dict[str, QLabel] = {field: plain_label(f"serverError:{field}", self) for field in FIELDS}
+        for label in self.errors.values():
+            label.setStyleSheet("color: #b00020;")
+            label.setVisible(False)
+        self._rows: dict[str, list[QWidget]] = {}
+        for field, title, widget in (
+            ("name", "Name", self.name),
+            ("transport", "Transport", self.transport),
+            ("command", "Command", self.command),
+            ("args", "Arguments", self.args),
+            ("cwd", "Working directory", self.cwd),
+            ("env", "Environment", self.env),
+            ("url", "URL", self.url),
+            ("headers", "Headers", self.headers),
+            ("budgets", "Budgets", budget_row),
+        ):
+            form.addRow(title, widget)
+            self._rows[field] = [widget, form.labelForField(widget)]
+            if field in self.errors:
+                form.addRow("", self.errors[field])
+        form.addRow("", self.reveal)
+        form.addRow("", self.keep_secret)
+        form.addRow("", self.secrets_where)
+        form.addRow("", self.disabled)
+        self.summary = plain_label("serverDialogSummary", self)
+        layout.addWidget(self.summary)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
+        )
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        kind = self._original.get("type") or self._original.get("transport")
+        kind = "http" if kind not in ("stdio", "sse") and (kind or "url" in self._original) else (kind or "stdio")
+        self.transport.setCurrentIndex(max(0, self.transport.findData(kind)))
+        for signal in (self.name.textChanged, self.command.textChanged, self.cwd.textChanged, self.url.textChanged,
+                       self.args.textChanged, self.transport.currentIndexChanged, self.disabled.toggled):  # fmt: skip
+            signal.connect(self._on_field_changed)
+        for line in self.budgets.values():
+            line.textChanged.connect(self._on_field_changed)
+        self.env.itemChanged.connect(self._on_field_changed)
+        self.headers.itemChanged.connect(self._on_field_changed)
+        self._on_field_changed()
+
+    def _line(self, object_name: str, text: str) -> QLineEdit:
+        line = QLineEdit(text, self)
+        line.setObjectName(object_name)
+        return line
+
+    def _on_reveal_toggled(self, shown: bool) -> None:
+        self.env.show_values(shown)
+        self.headers.show_values(shown)
+
+    def result_name(self) -> str:
+        return self.name.text().strip()
+
+    def result_entry(self, store_secrets: bool = False) -> dict[str, Any]:
+        """The entry as it will be saved: the shown fields, plus every key the dialog does not show.
+
+        `store_secrets` (on Save, with the keyring box ticked): env and header values go to
+        the keyring and the entry holds `${keyring:…}` references instead.
+
+        Raises:
+            keyring.errors.KeyringError: the keyring refused a value (with `store_secrets`).
+        """
+        entry = {key: value for key, value in self._original.items() if key not in SHOWN_KEYS}
+        kind = self.transport.currentData()
+        if kind == "stdio":
+            entry["command"] = self.command.text().strip()
+            args = [line for line in self.args.toPlainText().split("\n") if line.strip()]
+            if args:
+                entry["args"] = args
+            if self.cwd.text().strip():
+                entry["cwd"] = self.cwd.text().strip()
+            if env := self.env.pairs():
+                entry["env"] = self._kept("env", env, store_secrets)
+        else:
+            entry["type"] = kind
+            entry["url"] = self.url.text().strip()
+            if headers := self.headers.pairs():
+                entry["headers"] = self._kept("headers", headers, store_secrets)
+        budgets: dict[str, Any] = {}
+        for key, line in self.budgets.items():
+            text = line.text().strip()
+            if text:
+                budgets[key] = _number(text)
+        if budgets:
+            entry["budgets"] = budgets
+        if self.disabled.isChecked():
+            entry["disabled"] = True
+        return entry
+
+    def _kept(self, kind: str, pairs: dict[str, str], store: bool) -> dict[str, str]:
+        if not store or not self.keep_secret.isChecked():
+            return pairs
+        kept = {}
+        for key, value in pairs.items():
+            if value.startswith("${") and value.endswith("}"):
+                kept[key] = value  # already a reference or a variable
+                continue
+            store_secret(f"{self.result_name()}/{kind}/{key}", value)
+            kept[key] = reference(self.result_name(), kind, key)
+        return kept
+
+    def problem(self) -> tuple[str, str] | None:
+        """The first thing wrong, as (field, message), or None when the entry can be saved."""
+        name = self.result_name()
+        if not name:
+            return "name", "a server needs a name"
+        if name in self._taken:
+            return "name", f"a server named {name!r} exists already"
+        try:
+            # Variables are checked for their form only: their values belong to the machine that runs it.
+            parse_entry(
+                name, self.result_entry(), Variables(environ=_Anything(), inputs=_Anything(), workspace=Path.home())
+            )
+        except ConfigError as exc:
+            prefix = f"mcpServers.{name}"
+            rest = str(exc).removeprefix(prefix)
+            field = next((f for f in FIELDS if rest.startswith(f".{f}")), "name")
+            return field, "this server" + rest if str(exc).startswith(prefix) else str(exc)
+        return None
+
+    def _on_field_changed(self, *_args: object) -> None:
+        stdio = self.transport.currentData() == "stdio"
+        for field in ("command", "args", "cwd", "env"):
+            for widget in self._rows[field]:
+                widget.setVisible(stdio)
+        for field in ("url", "headers"):
+            for widget in self._rows[field]:
+                widget.setVisible(not stdio)
+        problem = self.problem()
+        for field, label in self.errors.items():
+            shown = problem is not None and problem[0] == field
+            label.setText(problem[1] if shown and problem is not None else "")
+            label.setVisible(shown)
+        save = self.buttons.button(QDialogButtonBox.StandardButton.Save)
+        save.setEnabled(problem is None)
+        command = " ".join(shlex.quote(part) for part in [self.command.text(), *self.result_entry().get("args", [])])
+        self.summary.setText(f"Runs: {command}" if stdio and self.command.text() else "")
+
+    def accept(self) -> None:
+        if self.problem() is None:  # Enter in a field must not save what the Save button would refuse
+            super().accept()
+
+
+class _Anything(dict[str, str]):
+    """An environment in which every variable is set: `${VAR}` is checked for its form, not its value."""
+
+    def __contains__(self, key: object) -> bool:
+        return True
+
+    def __getitem__(self, key: str) -> str:
+        return "set"
+
+    def get(self, key: str, default: Any = None) -> str:
+        return "set"
+
+
+def _number(text: str) -> Any:
+    """What was typed as JSON would have it: 5 → 5, 2.5 → 2.5, anything else stays text (and is refused)."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    return text
+
+
+def _strings(value: Any) -> dict[str, str]:
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else {}
