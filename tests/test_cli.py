@@ -66,7 +66,11 @@ def test_budgets_are_flags() -> None:
 def test_a_hung_server_cannot_hold_the_cli_past_its_deadline(tmp_path: Path) -> None:
     pidfile = tmp_path / "pids"
     code, doc, _ = run(
-        "snapshot", "--timeout", "60", "--deadline", "5",
+        "snapshot",
+        "--timeout",
+        "60",
+        "--deadline",
+        "5",
         *demo("hang", "--spawn-child", "--stubborn", "--pidfile", str(pidfile)),
         timeout=30,
     )
@@ -83,7 +87,9 @@ def test_out_writes_a_file_and_nothing_to_stdout(tmp_path: Path) -> None:
 
 def test_server_from_a_config_file(tmp_path: Path) -> None:
     config = tmp_path / "servers.json"
-    config.write_text(json.dumps({"mcpServers": {"mine": {"command": DEMO[0], "args": [*DEMO[1:], "--mode", "single"]}}}))
+    config.write_text(
+        json.dumps({"mcpServers": {"mine": {"command": DEMO[0], "args": [*DEMO[1:], "--mode", "single"]}}})
+    )
     code, doc, _ = run("snapshot", "--server", "mine", "--config", str(config))
     assert code == 0 and doc is not None and len(doc["pages"]) == 1
     code, _, stderr = run("snapshot", "--server", "other", "--config", str(config))
@@ -243,6 +249,7 @@ def test_a_broken_config_file_is_one_line_and_exit_2(tmp_path: Path, content: by
     specs, notice = load_servers(config, tmp_path / "demo")
     assert words in notice
 
+
 def test_one_bad_entry_does_not_stop_the_good_ones_in_the_cli_nor_the_app(tmp_path: Path) -> None:
     """Issue 10: the good entries load; the bad one says what is wrong when it is asked for."""
     config = tmp_path / "servers.json"
@@ -260,12 +267,13 @@ def test_one_bad_entry_does_not_stop_the_good_ones_in_the_cli_nor_the_app(tmp_pa
     assert "1 entry" in notice and "type 'websocket' is not supported" in notice
 
 
-
 def test_a_servers_error_message_cannot_drive_the_terminal_or_forge_a_line(tmp_path: Path) -> None:
     """Issue 9, point 6: title sequence, clear screen, colour, U+202E and a newline forging a line."""
     hostile = "\x1b]0;owned\x07\x1b[2J\x1b[31mred\u202e\nfake: complete"
     code, doc, stderr = run("snapshot", *demo("flaky", "--state", str(tmp_path / "s.json"), "--error-text", hostile))
-    assert code == 4 and doc is not None and doc["error"]["details"]["message"] == hostile, "the JSON keeps what was sent"
+    assert code == 4 and doc is not None and doc["error"]["details"]["message"] == hostile, (
+        "the JSON keeps what was sent"
+    )
     lines = stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("failed: server_error")
     assert not any(char in stderr for char in "\x1b\x07\u202e")

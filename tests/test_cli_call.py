@@ -124,9 +124,15 @@ def test_is_error_is_a_tool_error_with_its_payload_and_exits_1() -> None:
     assert code == 1 and doc is not None
     assert doc["outcome"] == "tool_error" and doc["sent"] is True
     assert doc["result"]["isError"] is True
-    assert doc["error"] == {"message": "the tool reported isError: true: refusing: this demo deletes nothing", "code": None}
+    assert doc["error"] == {
+        "message": "the tool reported isError: true: refusing: this demo deletes nothing",
+        "code": None,
+    }
     assert doc["output_errors"] == []
-    assert stderr.strip() == "tool_error: delete_everything: the tool reported isError: true: refusing: this demo deletes nothing"
+    assert (
+        stderr.strip()
+        == "tool_error: delete_everything: the tool reported isError: true: refusing: this demo deletes nothing"
+    )
 
 
 def test_output_that_breaks_its_schema_is_output_invalid_with_the_payload_and_exits_1() -> None:
@@ -162,7 +168,9 @@ def test_a_call_without_an_answer_times_out_and_exits_4(pidfile: Path) -> None:
 
 
 def test_call_timeout_defaults_to_the_request_timeout() -> None:
-    code, doc, _ = call("echo", "--args", '{"text": "a"}', "--timeout", "1", *demo("normal", "--call-delay", "60"), timeout=30)
+    code, doc, _ = call(
+        "echo", "--args", '{"text": "a"}', "--timeout", "1", *demo("normal", "--call-delay", "60"), timeout=30
+    )
     assert code == 4 and doc is not None and doc["error"]["message"] == "no answer within the call timeout of 1 s"
 
 
@@ -177,7 +185,9 @@ def test_a_server_that_dies_mid_call_is_a_connection_failure_and_exits_4(pidfile
     assert_all_gone(pids_in(pidfile))
 
 
-@pytest.mark.parametrize(("mode", "words"), [("duplicate", "rejected: duplicate_name"), ("crash", "failed: connection")])
+@pytest.mark.parametrize(
+    ("mode", "words"), [("duplicate", "rejected: duplicate_name"), ("crash", "failed: connection")]
+)
 def test_a_walk_that_is_not_accepted_is_catalog_failed_and_exits_4(pidfile: Path, mode: str, words: str) -> None:
     code, doc, stderr = call("echo", "--args", '{"text": "a"}', *server(pidfile, mode))
     assert code == 4 and doc is not None

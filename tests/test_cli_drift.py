@@ -71,7 +71,9 @@ def test_diff_text_groups_by_severity_and_fail_on_sets_the_bar(drift_pair: tuple
     assert lines[-1].startswith("Summary: ")
     assert cli("diff", str(old), str(new), "--fail-on", "breaking").returncode == 1
     # Only an added tool: info, under the breaking and warning bars, over `any`.
-    grown = edited_copy(old, tmp_path / "grown.json", lambda d: d["tools"].append({"name": "extra", "inputSchema": {"type": "object"}}))
+    grown = edited_copy(
+        old, tmp_path / "grown.json", lambda d: d["tools"].append({"name": "extra", "inputSchema": {"type": "object"}})
+    )
     assert cli("diff", str(old), str(grown), "--fail-on", "breaking").returncode == 0
     assert cli("diff", str(old), str(grown), "--fail-on", "warning").returncode == 0
     assert cli("diff", str(old), str(grown)).returncode == 1
@@ -85,7 +87,9 @@ def test_the_same_catalog_diffs_clean(drift_pair: tuple[Path, Path]) -> None:
     assert report["added"] == report["removed"] == report["changed"] == report["moved"] == []
 
 
-def test_files_that_are_not_snapshots_are_usage_errors_that_name_themselves(tmp_path: Path, drift_pair: tuple[Path, Path]) -> None:
+def test_files_that_are_not_snapshots_are_usage_errors_that_name_themselves(
+    tmp_path: Path, drift_pair: tuple[Path, Path]
+) -> None:
     old, _ = drift_pair
     garbage = tmp_path / "garbage.json"
     garbage.write_text("{not json")
@@ -121,7 +125,9 @@ def test_check_walks_the_live_server_against_a_baseline(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("mode", "code", "kind"), [("duplicate", 3, "duplicate_name"), ("crash", 4, "connection")])
-def test_check_exits_like_snapshot_when_the_walk_is_not_accepted(tmp_path: Path, mode: str, code: int, kind: str) -> None:
+def test_check_exits_like_snapshot_when_the_walk_is_not_accepted(
+    tmp_path: Path, mode: str, code: int, kind: str
+) -> None:
     baseline = snapshot_file(tmp_path / "baseline.json", *demo("normal"))
     proc = cli("check", "--baseline", str(baseline), "--timeout", "5", *demo(mode))
     assert proc.returncode == code and kind in proc.stderr

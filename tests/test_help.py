@@ -40,7 +40,10 @@ def test_help_names_the_apps_options_and_each_command_on_one_line(flag: str) -> 
     text = _help(flag)
     lines = text.splitlines()
     assert lines[0].startswith("usage: mcp-catalog-inspector [--config FILE | --self-test]")
-    assert _app_options() == ["--config", "--self-test"]  # a new app option must be added to cli.build_parser's description too
+    assert _app_options() == [
+        "--config",
+        "--self-test",
+    ]  # a new app option must be added to cli.build_parser's description too
     for option in _app_options():
         assert any(line.lstrip().startswith(option) for line in lines), f"{option} is not in the help"
     assert set(_commands()) == {"snapshot", "diff", "check", "call", "signout"}

@@ -166,13 +166,17 @@ def test_install_places_the_app_with_an_absolute_quoted_exec_and_uninstall_takes
     assert (data / "metainfo" / METAINFO.name).is_file()
     assert os.readlink(home / ".local" / "bin" / NAME) == str(app)
     if shutil.which("desktop-file-validate"):
-        check = subprocess.run(["desktop-file-validate", str(data / "applications" / f"{NAME}.desktop")], capture_output=True, text=True)
+        check = subprocess.run(
+            ["desktop-file-validate", str(data / "applications" / f"{NAME}.desktop")], capture_output=True, text=True
+        )
         assert check.returncode == 0, check.stdout + check.stderr
 
     again = subprocess.run([str(top / "install.sh")], env=env, capture_output=True, text=True, timeout=60)
     assert again.returncode == 0, again.stderr  # an upgrade over the same version
 
-    out = subprocess.run([str(data / NAME / "app" / "uninstall.sh")], env=env, capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [str(data / NAME / "app" / "uninstall.sh")], env=env, capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0, out.stderr
     assert _tree(home) == before  # the history stays; every file and directory the install made is gone
 

@@ -15,5 +15,18 @@ def test_the_package_type_checks_strictly() -> None:
 
 
 def test_lint_is_clean() -> None:
-    out = subprocess.run([sys.executable, "-m", "ruff", "check", "app", "tests"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "app", "tests"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_the_code_is_formatted() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--check", "app", "tests", "packaging"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stdout + out.stderr

@@ -119,9 +119,7 @@ def main() -> None:
     assert isinstance(app, QApplication)
     for n in args.sizes:
         runs = [measure(app, n) for _ in range(args.runs)]
-        figures = {
-            name: tuple(statistics.median(run[name][i] for run in runs) for i in (0, 1)) for name in runs[0]
-        }
+        figures = {name: tuple(statistics.median(run[name][i] for run in runs) for i in (0, 1)) for name in runs[0]}
         rows = figures.pop("rows in the drift table")[0]
         floor = figures.pop("bare QTableView of as many rows")[1]
         print(f"\n{n:,} tools, {rows:,.0f} drift rows — median of {args.runs} run(s); ms of GUI-thread time")

@@ -72,7 +72,18 @@ def cli(tools: int, page_size: int) -> dict[str, float]:
 
     start = time.perf_counter()
     code = command.main(
-        ["snapshot", "--timeout", "600", "--deadline", "3600", "--out", os.devnull, "--", DEMO[0], *_demo_args(tools, page_size)]
+        [
+            "snapshot",
+            "--timeout",
+            "600",
+            "--deadline",
+            "3600",
+            "--out",
+            os.devnull,
+            "--",
+            DEMO[0],
+            *_demo_args(tools, page_size),
+        ]
     )
     assert code == 0, code
     return {"seconds": time.perf_counter() - start}
@@ -266,7 +277,11 @@ def _run_part(part: str, tools: int, page_size: int) -> dict[str, float]:
     env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"))
     out = subprocess.run(
         [sys.executable, __file__, "--part", part, "--tools", str(tools), "--page-size", str(page_size)],
-        capture_output=True, text=True, env=env, timeout=1800, check=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=1800,
+        check=True,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -318,8 +333,10 @@ def main() -> None:
     print(f"\nfor reference, the window with no server: max RSS {idle['max_rss_mib']:.0f} MiB")
     with_servers = statistics.median(quit_time(True) for _ in range(args.runs))
     without = statistics.median(quit_time(False) for _ in range(args.runs))
-    print(f"quit to process exit, six demo servers connected: {with_servers * 1000:.0f} ms "
-          f"(no server: {without * 1000:.0f} ms; ratio {with_servers / without:.2f})")
+    print(
+        f"quit to process exit, six demo servers connected: {with_servers * 1000:.0f} ms "
+        f"(no server: {without * 1000:.0f} ms; ratio {with_servers / without:.2f})"
+    )
 
 
 if __name__ == "__main__":

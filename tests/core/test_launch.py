@@ -24,7 +24,9 @@ def test_from_source_a_module_runs_under_this_interpreter_with_dash_m() -> None:
 
 
 def test_from_source_interpreter_flags_come_before_dash_m() -> None:
-    command = python_module_command("catalog_inspector.core.calls.sandbox_worker", interpreter_flags=("-P",), frozen=False)
+    command = python_module_command(
+        "catalog_inspector.core.calls.sandbox_worker", interpreter_flags=("-P",), frozen=False
+    )
     assert command == (sys.executable, ("-P", "-m", "catalog_inspector.core.calls.sandbox_worker"))
 
 
@@ -79,8 +81,12 @@ def fake_bundle(tmp_path: Path) -> str:
 
 @pytest.mark.anyio
 async def test_the_frozen_command_walks_the_demo_server(fake_bundle: str) -> None:
-    program, args = python_module_command("catalog_inspector.demo", "--mode", "normal", frozen=True, executable=fake_bundle)
-    worker = SessionWorker(ServerSpec(name="demo", command=program, args=args), Limits(request_timeout=5.0, deadline=30.0))
+    program, args = python_module_command(
+        "catalog_inspector.demo", "--mode", "normal", frozen=True, executable=fake_bundle
+    )
+    worker = SessionWorker(
+        ServerSpec(name="demo", command=program, args=args), Limits(request_timeout=5.0, deadline=30.0)
+    )
     with anyio.fail_after(60):
         snapshot = await worker.walk_once()
     assert snapshot.status == "complete"
@@ -89,7 +95,9 @@ async def test_the_frozen_command_walks_the_demo_server(fake_bundle: str) -> Non
 
 @pytest.mark.anyio
 async def test_the_frozen_command_runs_a_sandbox_worker_that_validates(fake_bundle: str) -> None:
-    program, args = python_module_command("catalog_inspector.core.calls.sandbox_worker", frozen=True, executable=fake_bundle)
+    program, args = python_module_command(
+        "catalog_inspector.core.calls.sandbox_worker", frozen=True, executable=fake_bundle
+    )
     schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
     with anyio.fail_after(30):
         async with Sandbox(command=[program, *args], prestart=True) as sandbox:

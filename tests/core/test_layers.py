@@ -162,10 +162,14 @@ def test_each_face_says_what_the_room_holds_and_exports_what_it_imports(room: st
     tree = ast.parse(face.read_text(encoding="utf-8"))
     doc = ast.get_docstring(tree) or ""
     assert "Holds" in doc and "Imports" in doc, f"core.{room}'s docstring must say what it holds and may import"
-    imported = {alias.asname or alias.name for node in tree.body if isinstance(node, ast.ImportFrom) for alias in node.names}
+    imported = {
+        alias.asname or alias.name for node in tree.body if isinstance(node, ast.ImportFrom) for alias in node.names
+    }
     imported.discard("annotations")
     declared = next(
-        node.value for node in tree.body if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "__all__"
+        node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "__all__"
     )
     assert isinstance(declared, ast.List)
     assert {ast.literal_eval(element) for element in declared.elts} == imported

@@ -27,7 +27,9 @@ class Rig:
         self.pids: list[int] = []
 
     def runtime(self, specs: list[ServerSpec], limits: Limits = LIMITS) -> Runtime:
-        runtime = Runtime(specs, limits, recording_registry(self.tmp_path / f"sessions-{len(self.runtimes)}", self.pids))
+        runtime = Runtime(
+            specs, limits, recording_registry(self.tmp_path / f"sessions-{len(self.runtimes)}", self.pids)
+        )
         self.runtimes.append(runtime)
         return runtime
 
@@ -123,7 +125,9 @@ def test_a_task_that_raises_past_the_worker_still_reports_back(rig: Rig, qtbot, 
     with qtbot.waitSignal(supervisor.refresh_failed, timeout=20_000) as failed:
         supervisor.refresh()
     snapshot = failed.args[0]
-    assert snapshot.error.kind is ErrorKind.INTERNAL and "RuntimeError: a bug past every guard" in snapshot.error.message
+    assert (
+        snapshot.error.kind is ErrorKind.INTERNAL and "RuntimeError: a bug past every guard" in snapshot.error.message
+    )
     assert supervisor.state is ServerState.FAILED and not supervisor.busy
     assert any("Traceback" in line for line in lines), "the traceback goes to the server log"
     monkeypatch.undo()
@@ -195,7 +199,9 @@ def test_shutdown_closes_every_server_quickly_even_a_stubborn_one(rig: Rig, qtbo
     from tests.helpers import pids_in
 
     pidfile = tmp_path / "pids"
-    runtime = rig.runtime([demo_spec("normal", "--stubborn", "--spawn-child", "--pidfile", str(pidfile)), demo_spec("single")])
+    runtime = rig.runtime(
+        [demo_spec("normal", "--stubborn", "--spawn-child", "--pidfile", str(pidfile)), demo_spec("single")]
+    )
     for supervisor in runtime.supervisors:
         supervisor.refresh()
     for supervisor in runtime.supervisors:

@@ -13,10 +13,17 @@ from catalog_inspector.ui.app import load_servers
 
 def test_without_a_display_the_app_says_so_in_one_line() -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
-    proc = subprocess.run([sys.executable, "-m", "catalog_inspector"], env=env, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "catalog_inspector"], env=env, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 1
     lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and "no display" in lines[0] and "xvfb-run" in lines[0] and "QT_QPA_PLATFORM=offscreen" in lines[0]
+    assert (
+        len(lines) == 1
+        and "no display" in lines[0]
+        and "xvfb-run" in lines[0]
+        and "QT_QPA_PLATFORM=offscreen" in lines[0]
+    )
 
 
 def test_no_user_config_means_the_bundled_demo_servers(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -49,8 +56,16 @@ def test_the_app_opens_and_quits_on_sigterm_leaving_no_server(tmp_path: Path) ->
 
     from tests.helpers import assert_all_gone, wait_until
 
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "cfg"), XDG_CACHE_HOME=str(tmp_path / "cache"), XDG_DATA_HOME=str(tmp_path / "data"))
-    proc = subprocess.Popen([sys.executable, "-m", "catalog_inspector"], env=env, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        XDG_CONFIG_HOME=str(tmp_path / "cfg"),
+        XDG_CACHE_HOME=str(tmp_path / "cache"),
+        XDG_DATA_HOME=str(tmp_path / "data"),
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "catalog_inspector"], env=env, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL
+    )
     sessions = tmp_path / "cache" / "mcp-catalog-inspector" / "sessions"
 
     def recorded() -> list[int]:
@@ -101,10 +116,20 @@ sys.exit(run_app([]))
 def test_qapplication_quit_runs_the_same_shutdown_as_closing_the_window(tmp_path: Path) -> None:
     from tests.helpers import assert_all_gone
 
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "cfg"), XDG_CACHE_HOME=str(tmp_path / "cache"), XDG_DATA_HOME=str(tmp_path / "data"))
+    env = dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        XDG_CONFIG_HOME=str(tmp_path / "cfg"),
+        XDG_CACHE_HOME=str(tmp_path / "cache"),
+        XDG_DATA_HOME=str(tmp_path / "data"),
+    )
     sessions = tmp_path / "cache" / "mcp-catalog-inspector" / "sessions"
     proc = subprocess.Popen(
-        [sys.executable, "-c", QUIT_FROM_QT, str(sessions)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [sys.executable, "-c", QUIT_FROM_QT, str(sessions)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         out, err = proc.communicate(timeout=60)

@@ -16,7 +16,11 @@ from catalog_inspector.core.calls.form import MAX_ROWS, build_form, empty_value
 from catalog_inspector.ui.widgets.call_form import PROBLEM_PROPERTY, CallForm
 from catalog_inspector.ui.widgets.call_form_fields import MAX_SLOTS, TEXT_LIMIT, Slot
 
-LINE = {"type": "object", "properties": {"sku": {"type": "string"}, "qty": {"type": "integer", "minimum": 1}}, "required": ["qty"]}
+LINE = {
+    "type": "object",
+    "properties": {"sku": {"type": "string"}, "qty": {"type": "integer", "minimum": 1}},
+    "required": ["qty"],
+}
 SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -26,8 +30,16 @@ SCHEMA: dict[str, Any] = {
         "note": {"type": ["string", "null"]},
         "shape": {
             "oneOf": [
-                {"type": "object", "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}}, "required": ["kind", "r"]},
-                {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number"}}, "required": ["kind"]},
+                {
+                    "type": "object",
+                    "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}},
+                    "required": ["kind", "r"],
+                },
+                {
+                    "type": "object",
+                    "properties": {"kind": {"const": "square"}, "side": {"type": "number"}},
+                    "required": ["kind"],
+                },
             ]
         },
         "options": {
@@ -154,7 +166,14 @@ def test_a_choice_follows_the_value_and_keeps_each_branch_typed_in(qtbot, form: 
 def test_a_root_level_one_of_is_a_choice_too(qtbot) -> None:  # type: ignore[no-untyped-def]
     widget = CallForm()
     qtbot.addWidget(widget)
-    widget.set_schema({"oneOf": [{"title": "By id", **LINE}, {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}]})
+    widget.set_schema(
+        {
+            "oneOf": [
+                {"title": "By id", **LINE},
+                {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]},
+            ]
+        }
+    )
     assert widget.value() == {"qty": 1}
     widget.set_value({"query": "q"})
     assert widget.root.editor.combo.currentText() == "with query" and isinstance(widget.field_at("/query"), QLineEdit)
@@ -273,11 +292,16 @@ def test_a_problem_with_a_field_not_shown_marks_the_nearest_shown_ancestor(form:
     )
     root, json_row = form.field_at(""), form.field_at("/items/0")
     assert isinstance(json_row, QPlainTextEdit) and json_row.property(PROBLEM_PROPERTY) is True
-    assert "/items/0/extra: extra is not allowed" in json_row.toolTip() and "/items/0/qty: 3 problems" in json_row.toolTip()
+    assert (
+        "/items/0/extra: extra is not allowed" in json_row.toolTip()
+        and "/items/0/qty: 3 problems" in json_row.toolTip()
+    )
     assert root.property(PROBLEM_PROPERTY) is True and "/count: " in root.toolTip()
     assert "&lt;b&gt;root&lt;/b&gt;" in root.toolTip(), "messages reach tooltips escaped"
     form.set_value({"name": "x", "items": [], "shape": {"kind": "circle", "r": 1}})
-    assert form.marked() == [] and root.property(PROBLEM_PROPERTY) is False, "marks belong to the value they were made for"
+    assert form.marked() == [] and root.property(PROBLEM_PROPERTY) is False, (
+        "marks belong to the value they were made for"
+    )
 
 
 def test_a_marked_row_removed_by_the_user_is_no_trouble(qtbot, form: CallForm) -> None:  # type: ignore[no-untyped-def]
@@ -326,11 +350,17 @@ def test_long_and_hidden_text_is_bounded_and_made_visible(qtbot) -> None:  # typ
 
 
 _scalars = (
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8)
     | st.sampled_from([3, 3.0, 1, 1.0, True, "5", "line\nbreak", [], {}])
 )
 _json = st.recursive(
-    _scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3), max_leaves=8
+    _scalars,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=8,
 )
 
 
@@ -341,7 +371,9 @@ def _near(fitting: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
 
 def _object(**properties: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
     optional = {key: _near(strategy) for key, strategy in properties.items()}
-    return st.fixed_dictionaries({}, optional=optional) | st.fixed_dictionaries({}, optional={**optional, "unknown": _json})
+    return st.fixed_dictionaries({}, optional=optional) | st.fixed_dictionaries(
+        {}, optional={**optional, "unknown": _json}
+    )
 
 
 _line = _object(qty=st.integers(), sku=st.text(max_size=5))
@@ -350,7 +382,11 @@ _arguments = _object(
     count=st.integers(),
     items=st.lists(_line, max_size=3),
     note=st.none() | st.text(max_size=3),
-    shape=_object(kind=st.sampled_from(["circle", "square"]), r=st.floats(allow_nan=False, allow_infinity=False), side=st.integers()),
+    shape=_object(
+        kind=st.sampled_from(["circle", "square"]),
+        r=st.floats(allow_nan=False, allow_infinity=False),
+        side=st.integers(),
+    ),
     options=_object(verbose=st.booleans(), level=st.sampled_from(["low", "high", 3, 3.0, True])),
 )
 

@@ -17,7 +17,9 @@ from tests.ui.conftest import Harness, wait_for
 from tests.ui.test_main_window import tree
 
 
-def ready_window(harness: Harness, qtbot, *extra: str, mode: str = "normal", store: CallStore | None = None) -> MainWindow:  # type: ignore[no-untyped-def]
+def ready_window(
+    harness: Harness, qtbot, *extra: str, mode: str = "normal", store: CallStore | None = None
+) -> MainWindow:  # type: ignore[no-untyped-def]
     window = harness.window([demo_spec(mode, *extra, name="calls")], call_store=store)
     wait_for(qtbot, lambda: window.current is not None and window.current.state is ServerState.READY)
     wait_for(qtbot, lambda: not window.tools_pane.planning)
@@ -157,14 +159,16 @@ def test_history_records_calls_and_re_runs_one(harness: Harness, qtbot, tmp_path
     assert history.rowCount() == 3
     wait_for(qtbot, lambda: len(store.history(window.current.spec)) == 3)  # type: ignore[union-attr]
     assert [r.arguments for r in store.history(window.current.spec)] == [  # type: ignore[union-attr]
-        {"text": "first"}, {"text": "second"}, {"text": "first"}
+        {"text": "first"},
+        {"text": "second"},
+        {"text": "first"},
     ]
     history.selectRow(0)
     qtbot.mouseClick(panel.findChild(QPushButton, "copyCallCommand"), Qt.MouseButton.LeftButton)
     from PySide6.QtGui import QGuiApplication
 
     command = QGuiApplication.clipboard().text()
-    assert command.startswith("mcp-catalog-inspector call echo --args '{\"text\": \"first\"}' -- ")
+    assert command.startswith('mcp-catalog-inspector call echo --args \'{"text": "first"}\' -- ')
 
 
 def test_a_saved_argument_set_comes_back(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -253,4 +257,3 @@ def test_progress_notifications_show_while_a_call_runs(harness: Harness, qtbot) 
     with qtbot.waitSignal(panel.supervisor.call_finished, timeout=20_000):
         pass
     assert panel.findChild(QLabel, "callOutcome").property("layer") == "ok"
-

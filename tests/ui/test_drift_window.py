@@ -49,11 +49,15 @@ def accept_refresh(window: MainWindow, qtbot) -> None:  # type: ignore[no-untype
     assert supervisor is not None
     before = supervisor.accepted
     window.refresh()
-    wait_for(qtbot, lambda: supervisor.accepted is not before and supervisor.state is ServerState.READY and reported(window))
+    wait_for(
+        qtbot, lambda: supervisor.accepted is not before and supervisor.state is ServerState.READY and reported(window)
+    )
     wait_for(qtbot, lambda: not window.tools_pane.planning)
 
 
-def test_a_drifting_server_marks_the_tree_keeps_ghosts_and_lists_every_change(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_a_drifting_server_marks_the_tree_keeps_ghosts_and_lists_every_change(
+    harness: Harness, qtbot, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
     spec = demo_spec("drift", "--state", str(tmp_path / "walks.json"), name="drifting")
     window = harness.window([spec], history=History(tmp_path / "history"))
     wait_for(qtbot, lambda: reported(window))
@@ -167,7 +171,10 @@ def test_a_pinned_tool_whose_description_changes_is_flagged(harness: Harness, qt
     assert "differs from approved" in sidebar_badge(window)
     # Approving again clears the flags.
     qtbot.mouseClick(window.findChild(QPushButton, "approveButton"), Qt.MouseButton.LeftButton)
-    wait_for(qtbot, lambda: presenter.report is not None and presenter.report.pins is not None and presenter.report.pins.clean)
+    wait_for(
+        qtbot,
+        lambda: presenter.report is not None and presenter.report.pins is not None and presenter.report.pins.clean,
+    )
     wait_for(qtbot, lambda: model.index(0, 0).data(Role.FLAGGED) is False)
 
 

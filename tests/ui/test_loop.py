@@ -13,4 +13,3 @@ def test_the_default_executor_is_a_plain_thread_pool(qtbot, qloop) -> None:  # t
     future = asyncio.ensure_future(qloop.run_in_executor(None, lambda: threading.current_thread().name))
     wait_for(qtbot, future.done, timeout=10_000)
     assert future.result().startswith("loop-executor")
-

@@ -206,7 +206,9 @@ def test_quitting_leaves_no_server_process_even_when_one_hangs(harness: Harness,
 
 
 def test_a_spawn_failure_is_shown_not_raised(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
-    window = harness.window([ServerSpec(name="missing", command="/nonexistent/mcp-server")], limits=Limits(request_timeout=2))
+    window = harness.window(
+        [ServerSpec(name="missing", command="/nonexistent/mcp-server")], limits=Limits(request_timeout=2)
+    )
     wait_for(qtbot, lambda: window.current is not None and window.current.state is ServerState.FAILED)
     assert "Connection failed" in banner_text(window) and "/nonexistent/mcp-server" in banner_text(window)
 
@@ -274,7 +276,9 @@ def test_a_session_that_dies_after_its_walk_is_its_own_state_not_a_failed_attemp
         source = window.findChild(QComboBox, name)
         labels = [source.itemText(i) for i in range(source.count())]
         assert len(labels) == 1 and labels[0].startswith("Accepted catalog"), labels
-    assert "connection lost (last good: 3 tools)" in window.findChild(QListView, "serverList").model().index(0, 0).data()
+    assert (
+        "connection lost (last good: 3 tools)" in window.findChild(QListView, "serverList").model().index(0, 0).data()
+    )
     retry = window.findChild(QPushButton, "retryButton")
     assert retry.text() == "Reconnect"
     with qtbot.waitSignal(supervisor.catalog_accepted, timeout=20_000):

@@ -85,7 +85,9 @@ def test_a_stale_catalog_offers_a_refresh(present, qtbot) -> None:  # type: igno
     presenter.refresh()
     qtbot.waitUntil(lambda: presenter.supervisor.state is ServerState.STALE, timeout=20_000)
     banner = presenter.banner()
-    assert banner.kind == "stale" and banner.button == "Refresh" and "changed since this catalog was taken" in banner.text
+    assert (
+        banner.kind == "stale" and banner.button == "Refresh" and "changed since this catalog was taken" in banner.text
+    )
 
 
 def test_server_details_name_the_variables_a_server_gets_never_their_values(present) -> None:  # type: ignore[no-untyped-def]

@@ -115,14 +115,18 @@ def test_the_servers_menu_adds_edits_duplicates_disables_and_removes(harness: Ha
 def test_another_clients_file_is_read_but_never_edited(harness: Harness, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.chdir(tmp_path)
     path = tmp_path / ".mcp.json"  # Claude Code's file for this folder
-    path.write_text(json.dumps({"mcpServers": {"theirs": {"command": DEMO[0], "args": [*DEMO[1:], "--mode", "normal"]}}}))
+    path.write_text(
+        json.dumps({"mcpServers": {"theirs": {"command": DEMO[0], "args": [*DEMO[1:], "--mode", "normal"]}}})
+    )
     window = harness.window(load_config(path).specs)
     follow_config(path, window.runtime, window)
     assert window.add_server() is None and not window.server_actions["add"].isEnabled()
     assert window.remove_server() is None
 
 
-def test_importing_copies_ticked_entries_with_inputs_answered_and_never_writes_the_source(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_importing_copies_ticked_entries_with_inputs_answered_and_never_writes_the_source(
+    harness: Harness, qtbot, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QLineEdit
 

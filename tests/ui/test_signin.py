@@ -171,7 +171,9 @@ def test_the_app_signs_in_through_the_banner_and_the_token_is_kept_in_the_keyrin
         info = server_info(window)
         assert "Sign-in (OAuth): signed in" in info
         assert "Scopes granted: mcp:read mcp:write mcp:admin" in info
-        assert f"Access token expires: {datetime.fromtimestamp(grant.expires_at).astimezone():%Y-%m-%d %H:%M:%S}" in info
+        assert (
+            f"Access token expires: {datetime.fromtimestamp(grant.expires_at).astimezone():%Y-%m-%d %H:%M:%S}" in info
+        )
         assert sign_out_action(window).isEnabled()
 
         # A test call and an export: more files the app writes.
@@ -317,7 +319,15 @@ def test_cancel_ends_the_walk_as_an_authorization_failure_and_leaves_no_listenin
     ],
 )
 def test_a_failed_sign_in_names_its_step_and_cause_in_the_banner_with_retry(  # type: ignore[no-untyped-def]
-    harness: Harness, qtbot, tmp_path: Path, browser: Browser, test_keyring: FileKeyring, switch: str, step: str, words: str, browses: bool
+    harness: Harness,
+    qtbot,
+    tmp_path: Path,
+    browser: Browser,
+    test_keyring: FileKeyring,
+    switch: str,
+    step: str,
+    words: str,
+    browses: bool,
 ) -> None:
     with oauth_server(tmp_path, switch) as server:
         window = app_window(harness, remote(server.url), tmp_path / "app")
@@ -341,7 +351,9 @@ def test_a_failed_sign_in_names_its_step_and_cause_in_the_banner_with_retry(  # 
         harness.close(window)
 
 
-def test_sign_out_is_offered_only_for_an_http_server_with_a_kept_sign_in(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_sign_out_is_offered_only_for_an_http_server_with_a_kept_sign_in(
+    harness: Harness, qtbot, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
     window = harness.window([demo_spec("normal", name="local")])
     wait_for(qtbot, lambda: state(window) is ServerState.READY)
     assert not sign_out_action(window).isEnabled()

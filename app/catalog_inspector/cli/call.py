@@ -120,7 +120,9 @@ def load_arguments(text: str | None, path: Path | None) -> dict[str, Any]:
 def check_arguments(tool: dict[str, Any], arguments: dict[str, Any]) -> tuple[FieldProblem, ...]:
     """The arguments against the tool's input schema, in this thread (the CLI has nothing else to do)."""
     try:
-        validation = validate(tool.get("inputSchema"), arguments, limit=PROBLEM_LIMIT, message_limit=PROBLEM_MESSAGE_LIMIT)
+        validation = validate(
+            tool.get("inputSchema"), arguments, limit=PROBLEM_LIMIT, message_limit=PROBLEM_MESSAGE_LIMIT
+        )
     except (OverflowError, ValueError) as exc:
         # Raised through `validate`: `re` refuses a pattern like a{4294967296} (jsonschema lets it through),
         # and a `$schema` like "http://[" is not a URI jsonschema can normalise.
@@ -194,7 +196,9 @@ async def _call_on(worker: SessionWorker, plan: CallPlan) -> CallReport:
         # The session broke between the walk and the call (the process exited, say).
         cause = worker.faults.first
         message = "the session closed before the call could be sent" + (f": {cause.info.message}" if cause else "")
-        return not_sent(tool_name, arguments, Outcome.CONNECTION, message, problems, cause.info.details if cause else None)
+        return not_sent(
+            tool_name, arguments, Outcome.CONNECTION, message, problems, cause.info.details if cause else None
+        )
     outcome = await call_tool(connection, snapshot, tool_name, arguments, plan.timeout, judge_bounded)
     if outcome.layer == "timeout":
         connection.faults.hurry()  # a server that let the call run out gets no grace period to leave

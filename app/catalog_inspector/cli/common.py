@@ -37,14 +37,17 @@ MESSAGE_LIMIT = 2000
 
 FAIL_ON = {"any": Severity.INFO, "warning": Severity.WARNING, "breaking": Severity.BREAKING}
 
+
 class UsageError(Exception):
     """Bad command-line input; exit code 2."""
+
 
 def with_oauth(spec: ServerSpec, args: argparse.Namespace) -> ServerSpec:
     try:
         return with_oauth_flags(spec, args)
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
+
 
 def spec_from(args: argparse.Namespace) -> ServerSpec:
     command = list(args.stdio)
@@ -78,6 +81,7 @@ def spec_from(args: argparse.Namespace) -> ServerSpec:
         return with_oauth(spec, args)
     return with_oauth(configured(args), args)
 
+
 def configured(args: argparse.Namespace) -> ServerSpec:
     """The server named by --server in the config file (--config, or the user's)."""
     path = args.config or user_config_file()
@@ -93,6 +97,7 @@ def configured(args: argparse.Namespace) -> ServerSpec:
     names = ", ".join(visible(name, 200) for name in every) or "none"  # the config's names, shown on a terminal
     raise UsageError(f"no server named {visible(args.server, 200)!r} in {path} (servers: {names})")
 
+
 def limits_of(args: argparse.Namespace, spec: ServerSpec) -> Limits:
     """The flags given, else the server entry's budgets, else the defaults."""
     given = {
@@ -105,14 +110,17 @@ def limits_of(args: argparse.Namespace, spec: ServerSpec) -> Limits:
     base = limits_for(spec, Limits())
     return replace(base, **{name: value for name, value in given.items() if value is not None})
 
+
 def usage(parser: argparse.ArgumentParser, command: str, message: str) -> int:
     parser.print_usage(sys.stderr)
     print(f"mcp-catalog-inspector {command}: error: {message}", file=sys.stderr)
     return EXIT_CODES["usage"]
 
+
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 
 T = TypeVar("T")
+
 
 async def until_signalled(work: Callable[[], Awaitable[T]], on_signal: Callable[[], None]) -> tuple[T | None, str]:
     """Run `work`; TERM, HUP or INT call `on_signal` and cancel it. Returns its result and "", or None
@@ -136,6 +144,7 @@ async def until_signalled(work: Callable[[], Awaitable[T]], on_signal: Callable[
         group.start_soon(watch)
         group.start_soon(run)
     return (result[0], "") if result else (None, stopped_by[0] if stopped_by else "a signal")
+
 
 def stopped(name: str, what: str) -> CatalogError:
     return make_error(ErrorKind.CANCELLED, f"stopped by {name} before {what} finished")

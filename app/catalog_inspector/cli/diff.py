@@ -15,6 +15,7 @@ from catalog_inspector.core.text import visible
 
 VALUE_LIMIT = 160  # characters of an old or new value in the text report
 
+
 def load_snapshot(path: Path) -> Snapshot:
     """A snapshot file with a catalog to compare; a UsageError names the file and what is wrong with it."""
     try:
@@ -38,13 +39,17 @@ def load_snapshot(path: Path) -> Snapshot:
         key = LIST_KINDS[name].key_field
         for position, item in enumerate(snapshot.lists[name].items):
             if not isinstance(item, dict) or not isinstance(item.get(key), str):
-                raise UsageError(f"{path} is not a snapshot: {name} item {position} is not an object with a string {key!r}")
+                raise UsageError(
+                    f"{path} is not a snapshot: {name} item {position} is not an object with a string {key!r}"
+                )
     return snapshot
+
 
 def _value(value: Any) -> str:
     if value is ABSENT:
         return "(absent)"
     return visible(json.dumps(value, ensure_ascii=False), VALUE_LIMIT)
+
 
 def diff_lines(diff: CatalogDiff) -> list[str]:
     """The text report: every change, grouped by severity (breaking first), then a summary line."""
@@ -78,6 +83,7 @@ def diff_lines(diff: CatalogDiff) -> list[str]:
     else:
         lines.append("Summary: " + ", ".join(f"{counts.get(s, 0)} {s.value}" for s in Severity))
     return lines
+
 
 def report(diff: CatalogDiff, as_json: bool, fail_on: str) -> int:
     if as_json:

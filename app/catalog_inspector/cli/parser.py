@@ -26,6 +26,7 @@ def positive(kind: type) -> Any:
 
     return parse
 
+
 def add_walk_options(command: argparse.ArgumentParser, remainder: bool = True) -> None:
     """The server selection and the budgets, shared by `snapshot`, `check` and `call`.
 
@@ -44,12 +45,17 @@ def add_walk_options(command: argparse.ArgumentParser, remainder: bool = True) -
     command.add_argument("--max-pages", type=positive(int), help=f"default {defaults.max_pages}")
     command.add_argument("--max-items", type=positive(int), help=f"default {defaults.max_items}")
     command.add_argument("--max-page-bytes", type=positive(int), help=f"default {defaults.max_page_bytes}")
-    command.add_argument("--timeout", type=positive(float), help=f"seconds per request (default {defaults.request_timeout:g})")
-    command.add_argument("--deadline", type=positive(float), help=f"seconds for everything (default {defaults.deadline:g})")
+    command.add_argument(
+        "--timeout", type=positive(float), help=f"seconds per request (default {defaults.request_timeout:g})"
+    )
+    command.add_argument(
+        "--deadline", type=positive(float), help=f"seconds for everything (default {defaults.deadline:g})"
+    )
     command.add_argument("--out", type=Path, help="write the snapshot JSON here instead of stdout")
     add_oauth_options(command)
     if remainder:
         command.add_argument("stdio", nargs=argparse.REMAINDER, help="-- COMMAND [ARG...] for a stdio server")
+
 
 def add_fail_on(command: argparse.ArgumentParser) -> None:
     command.add_argument(
@@ -59,6 +65,7 @@ def add_fail_on(command: argparse.ArgumentParser) -> None:
         help="exit 1 when a change at or above this severity is found (default: any change)",
     )
     command.add_argument("--json", action="store_true", help="print the diff as JSON instead of text")
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(

@@ -45,6 +45,7 @@ def _write(snapshot: Snapshot, out: Path | None) -> None:
         return
     write_text_safely(out, lambda handle: write_json(snapshot, handle))
 
+
 def write_out(command: str, snapshot: Snapshot, out: Path | None) -> bool:
     try:
         _write(snapshot, out)
@@ -52,6 +53,7 @@ def write_out(command: str, snapshot: Snapshot, out: Path | None) -> bool:
         print(f"mcp-catalog-inspector {command}: cannot write {out}: {exc}", file=sys.stderr)
         return False
     return True
+
 
 def summary_line(snapshot: Snapshot) -> str | None:
     """The one line on stderr that says why a walk was not accepted, with the server's own last words."""
@@ -71,10 +73,12 @@ def summary_line(snapshot: Snapshot) -> str | None:
         line += "; the server's last stderr lines: " + " | ".join(said)
     return line
 
+
 def exit_code(snapshot: Snapshot) -> int:
     if snapshot.error is not None and snapshot.error.kind is ErrorKind.AUTH:
         return EXIT_CODES["auth"]
     return EXIT_CODES[snapshot.status]
+
 
 async def walk_until_signalled(spec: ServerSpec, limits: Limits) -> Snapshot:
     """One walk, as `SessionWorker.walk_once`; TERM, HUP or INT stop it: the server's process group is

@@ -134,6 +134,7 @@ def auth_step(info: ErrorInfo) -> str | None:
     step = info.details.get("step") if info.kind is ErrorKind.AUTH else None
     return step if isinstance(step, str) and step in AUTH_STEPS else None
 
+
 CURSOR_WIDTH = 40  # characters of a repeated cursor quoted under its heading
 
 # The transport to try instead (`details["try_transport"]`, set when the server's answer shows

@@ -47,6 +47,7 @@ CALL_ERROR_MESSAGE = "demo: the backend refused the call"
 CALL_CRASH_EXIT = 5
 PROGRESS_STEPS = 2  # progress notifications a delayed call sends (when the request asked for progress)
 
+
 @dataclass
 class _Cursor:
     kind: str
@@ -118,7 +119,9 @@ class DemoServer:
         if found is None or found.kind != kind:
             raise MCPError(types.INVALID_PARAMS, f"unknown cursor for {kind}")
         if found.generation != self.generation:
-            raise MCPError(types.INVALID_PARAMS, "cursor belongs to an old catalog generation; list again from the start")
+            raise MCPError(
+                types.INVALID_PARAMS, "cursor belongs to an old catalog generation; list again from the start"
+            )
         return found
 
     # -- serving ---------------------------------------------------------
@@ -223,7 +226,11 @@ class DemoServer:
                 "resultType": "complete",
             }
         if params.name == "delete_everything":
-            return {"content": [{"type": "text", "text": "refusing: this demo deletes nothing"}], "isError": True, "resultType": "complete"}
+            return {
+                "content": [{"type": "text", "text": "refusing: this demo deletes nothing"}],
+                "isError": True,
+                "resultType": "complete",
+            }
         return {"content": [{"type": "text", "text": f"called {params.name}"}], "resultType": "complete"}
 
     async def _take_time(self, ctx: Any) -> None:
@@ -346,4 +353,6 @@ def _sse_app(server: Server[Any]) -> Any:
             await server.run(read, write, server.create_initialization_options())
         return Response()
 
-    return Starlette(routes=[Route("/sse", endpoint=handle_sse), Mount("/messages/", app=transport.handle_post_message)])
+    return Starlette(
+        routes=[Route("/sse", endpoint=handle_sse), Mount("/messages/", app=transport.handle_post_message)]
+    )

@@ -270,7 +270,9 @@ class ServerSupervisor(QObject):
         """`resources/read` on the active session; `call_finished` reports it. None if no session is live."""
         return self._request(CallTicket(next(_tickets), uri, None, "resource", timeout))
 
-    def get_prompt(self, name: str, arguments: dict[str, str] | None, timeout: float | None = None) -> CallTicket | None:
+    def get_prompt(
+        self, name: str, arguments: dict[str, str] | None, timeout: float | None = None
+    ) -> CallTicket | None:
         """`prompts/get` on the active session; `call_finished` reports it. None if no session is live."""
         return self._request(CallTicket(next(_tickets), name, dict(arguments or {}), "prompt", timeout))
 
@@ -384,7 +386,9 @@ class ServerSupervisor(QObject):
         except Exception as exc:  # the task boundary: a bug anywhere below still reports back
             self._on_crashed(worker, exc)
 
-    async def _run_call(self, ticket: CallTicket, worker: SessionWorker, connection: Connection, snapshot: Snapshot) -> None:
+    async def _run_call(
+        self, ticket: CallTicket, worker: SessionWorker, connection: Connection, snapshot: Snapshot
+    ) -> None:
         asking.set(self)  # this task's own context: a sign-in this request needs is shown on this server
         progress = _ProgressRelay(self.call_progress, ticket)
 
@@ -396,7 +400,9 @@ class ServerSupervisor(QObject):
             elif ticket.kind == "prompt":
                 outcome = await get_prompt(connection, ticket.tool, ticket.arguments, timeout)
             else:
-                outcome = await call_tool(connection, snapshot, ticket.tool, ticket.arguments, timeout, self._judge, progress)
+                outcome = await call_tool(
+                    connection, snapshot, ticket.tool, ticket.arguments, timeout, self._judge, progress
+                )
         except asyncio.CancelledError:
             if ticket in self._cancelled:
                 self._report_cancelled(ticket)
@@ -410,7 +416,9 @@ class ServerSupervisor(QObject):
             worker.call_finished()
         if outcome.layer == "connection" and worker.retired:
             message = "a refresh replaced the session this call was made on, and it closed before the answer came"
-            outcome = CallOutcome("cut_off", error=ErrorInfo(ErrorKind.CONNECTION, message), latency_ms=outcome.latency_ms)
+            outcome = CallOutcome(
+                "cut_off", error=ErrorInfo(ErrorKind.CONNECTION, message), latency_ms=outcome.latency_ms
+            )
         self.call_finished.emit(ticket, outcome)
 
     def _on_crashed(self, worker: SessionWorker, exc: BaseException) -> None:

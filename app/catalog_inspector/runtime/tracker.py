@@ -128,7 +128,10 @@ class DriftTracker(QObject):
     # -- following the supervisors --------------------------------------------
     def _on_supervisor_catalog_accepted(self, snapshot: Snapshot) -> None:
         supervisor = self.sender()
-        if not isinstance(supervisor, ServerSupervisor) or self._supervisors.get(supervisor.spec.name) is not supervisor:
+        if (
+            not isinstance(supervisor, ServerSupervisor)
+            or self._supervisors.get(supervisor.spec.name) is not supervisor
+        ):
             return
         name = supervisor.spec.name
         previous = self._last.get(name)

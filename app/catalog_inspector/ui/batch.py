@@ -21,7 +21,11 @@ class Batcher(QObject, Generic[T]):
     """
 
     def __init__(
-        self, flush: Callable[[list[T]], None], interval_ms: int, keep_last: int | None = None, parent: QObject | None = None
+        self,
+        flush: Callable[[list[T]], None],
+        interval_ms: int,
+        keep_last: int | None = None,
+        parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._flush = flush

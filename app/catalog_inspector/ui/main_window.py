@@ -131,7 +131,6 @@ class MainWindow(QMainWindow):
         side.addWidget(self.notice)
         side.addWidget(self.server_list)
 
-
         self.title = ElidedLabel("serverTitle", self)
         font = self.title.font()
         font.setPointSize(font.pointSize() + 3)

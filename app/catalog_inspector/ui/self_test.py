@@ -140,4 +140,3 @@ async def _call(supervisor: ServerSupervisor, say: Callable[[str], None]) -> Non
     if verdict is None or verdict.verdict != "valid":
         raise AssertionError(f"echo's result was not judged valid against its output schema: {verdict!r}")
     say(f"ok: called echo in {outcome.latency_ms:.0f} ms: {structured}; the result matches its output schema")
-

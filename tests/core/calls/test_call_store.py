@@ -60,7 +60,15 @@ def test_no_environment_value_enters_the_files_and_the_command_repeats_the_call(
     assert not any("s3cret" in p.read_text() for p in tmp_path.iterdir())
     command = call_command(SPEC, "echo", {"text": "it's"})
     assert shlex.split(command) == [
-        "mcp-catalog-inspector", "call", "echo", "--args", '{"text": "it\'s"}', "--", "python", "-m", "files server"
+        "mcp-catalog-inspector",
+        "call",
+        "echo",
+        "--args",
+        '{"text": "it\'s"}',
+        "--",
+        "python",
+        "-m",
+        "files server",
     ]
     remote = ServerSpec(name="r", transport="sse", url="http://127.0.0.1:1/sse", headers={"Authorization": "Bearer x"})
     assert shlex.split(call_command(remote, "t", {}))[-3:] == ["--url", "http://127.0.0.1:1/sse", "--sse"]

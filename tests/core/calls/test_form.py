@@ -91,9 +91,10 @@ def test_an_array_of_ref_objects_has_the_referenced_object_as_its_item_template(
 
 
 def test_definitions_and_percent_escaped_pointers_resolve_too() -> None:
-    schema = {"definitions": {"a b": {"type": "boolean"}, "x/y": {"type": "null"}}, **obj(
-        {"p": {"$ref": "#/definitions/a%20b"}, "q": {"$ref": "#/definitions/x~1y"}}
-    )}
+    schema = {
+        "definitions": {"a b": {"type": "boolean"}, "x/y": {"type": "null"}},
+        **obj({"p": {"$ref": "#/definitions/a%20b"}, "q": {"$ref": "#/definitions/x~1y"}}),
+    }
     form = build_form(schema)
     assert prop(form, "p").kind == "boolean" and prop(form, "q").kind == "null"
 
@@ -123,7 +124,9 @@ def test_a_nullable_choice_keeps_its_branches_and_says_null_once() -> None:
 
 def test_a_recursive_ref_stops_at_the_depth_limit_with_a_json_fallback() -> None:
     schema = {
-        "$defs": {"node": obj({"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#/$defs/node"}}})},
+        "$defs": {
+            "node": obj({"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#/$defs/node"}}})
+        },
         "$ref": "#/$defs/node",
     }
     form = build_form(schema)
@@ -152,7 +155,9 @@ def test_a_ref_loop_that_nests_nothing_is_json_not_a_hang(schema: dict[str, Any]
 
 
 def test_a_remote_ref_is_reported_unresolvable_and_never_fetched() -> None:
-    form = build_form(obj({"remote": {"$ref": "https://example.invalid/s.json", "title": "Remote"}, "ok": {"type": "string"}}))
+    form = build_form(
+        obj({"remote": {"$ref": "https://example.invalid/s.json", "title": "Remote"}, "ok": {"type": "string"}})
+    )
     remote = prop(form, "remote")
     assert remote.kind == "json" and remote.title == "Remote"
     assert "unresolvable $ref 'https://example.invalid/s.json'" in remote.reason and "fetched" in remote.reason
@@ -277,7 +282,12 @@ def test_all_of_merges_simple_cases() -> None:
 
 
 def test_ref_siblings_override_the_targets_words() -> None:
-    form = build_form(obj({"p": {"$ref": "#/$defs/s", "description": "mine"}}, **{"$defs": {"s": {"type": "string", "description": "theirs"}}}))
+    form = build_form(
+        obj(
+            {"p": {"$ref": "#/$defs/s", "description": "mine"}},
+            **{"$defs": {"s": {"type": "string", "description": "theirs"}}},
+        )
+    )
     assert prop(form, "p").description == "mine" and prop(form, "p").kind == "string"
 
 
@@ -314,8 +324,17 @@ def test_empty_values_of_each_kind() -> None:
         )
     )
     assert empty_value(form) == {
-        "s": "", "i": 5, "n": -1.5, "b": False, "z": None, "e": [1], "a": [False, False], "c": 0,
-        "o": {"y": ""}, "j": {}, "nul": "",
+        "s": "",
+        "i": 5,
+        "n": -1.5,
+        "b": False,
+        "z": None,
+        "e": [1],
+        "a": [False, False],
+        "c": 0,
+        "o": {"y": ""},
+        "j": {},
+        "nul": "",
     }
 
 
@@ -349,7 +368,9 @@ def test_pick_branch_tells_numbers_strings_and_booleans_apart() -> None:
 
 
 def test_fits_is_about_shape_not_limits() -> None:
-    form = build_form(obj({"n": {"type": "integer", "maximum": 1}, "a": {"type": "array", "items": {"type": "string"}}}))
+    form = build_form(
+        obj({"n": {"type": "integer", "maximum": 1}, "a": {"type": "array", "items": {"type": "string"}}})
+    )
     assert fits(form, {"n": 50}) and fits(form, {}), "limits are validation's; missing keys show as not set"
     assert not fits(form, {"n": 1.5}) and not fits(form, {"n": True}) and not fits(form, {"x": 1})
     assert fits(form, {"a": [1]}, deep=False) and not fits(form, {"a": [1]})
@@ -368,8 +389,27 @@ _json = st.recursive(
     max_leaves=10,
 )
 _keywords = st.sampled_from(
-    ["type", "properties", "items", "required", "oneOf", "anyOf", "allOf", "$ref", "enum", "const", "default",
-     "minimum", "pattern", "format", "title", "$defs", "additionalProperties", "prefixItems", "if"]
+    [
+        "type",
+        "properties",
+        "items",
+        "required",
+        "oneOf",
+        "anyOf",
+        "allOf",
+        "$ref",
+        "enum",
+        "const",
+        "default",
+        "minimum",
+        "pattern",
+        "format",
+        "title",
+        "$defs",
+        "additionalProperties",
+        "prefixItems",
+        "if",
+    ]
 )
 _refs = st.sampled_from(["#", "#/$defs/a", "#/properties/x", "#/$defs/missing", "http://x", "#/oneOf/0"])
 _types = st.sampled_from(["string", "integer", "object", "array", "null", "boolean", ["string", "null"], "nope"])
@@ -377,17 +417,26 @@ _types = st.sampled_from(["string", "integer", "object", "array", "null", "boole
 
 def _schemas() -> st.SearchStrategy[Any]:
     def extend(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
-        values = st.one_of(inner, st.lists(inner, max_size=3), st.dictionaries(st.sampled_from("xyz"), inner, max_size=3),
-                           _refs, _types, _json)
+        values = st.one_of(
+            inner,
+            st.lists(inner, max_size=3),
+            st.dictionaries(st.sampled_from("xyz"), inner, max_size=3),
+            _refs,
+            _types,
+            _json,
+        )
         return st.dictionaries(_keywords, values, max_size=5)
 
     return st.recursive(st.booleans() | st.just({}) | st.builds(lambda t: {"type": t}, _types), extend, max_leaves=25)
 
 
 @settings(max_examples=300, deadline=None)
-@given(schema=st.dictionaries(st.sampled_from(["a", "$defs"]), _schemas(), max_size=2).map(
-    lambda d: {**obj({"x": d.get("a", {})}), "$defs": {"a": d.get("$defs", {})}}
-) | _schemas())
+@given(
+    schema=st.dictionaries(st.sampled_from(["a", "$defs"]), _schemas(), max_size=2).map(
+        lambda d: {**obj({"x": d.get("a", {})}), "$defs": {"a": d.get("$defs", {})}}
+    )
+    | _schemas()
+)
 def test_any_schema_builds_a_bounded_form_without_raising(schema: Any) -> None:
     form = build_form(schema)
     all_fields = fields(form)

@@ -204,12 +204,14 @@ def test_lint_tools_keeps_only_tools_with_issues_and_points_into_the_tool() -> N
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(
-        st.sampled_from(["type", "items", "properties", "$ref", "$id", "$defs", "anyOf", "$anchor", "a", "#"])
-        | st.text(max_size=4),
-        inner,
-        max_size=4,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(["type", "items", "properties", "$ref", "$id", "$defs", "anyOf", "$anchor", "a", "#"])
+            | st.text(max_size=4),
+            inner,
+            max_size=4,
+        )
     ),
     max_leaves=30,
 )

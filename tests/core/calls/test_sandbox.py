@@ -61,7 +61,9 @@ async def until_busy(pid: int) -> None:
             await anyio.sleep(POLL_INTERVAL)
 
 
-async def in_flight(call: Callable[[], Awaitable[Validation]], then: Callable[[], Awaitable[None]]) -> Validation | BaseException:
+async def in_flight(
+    call: Callable[[], Awaitable[Validation]], then: Callable[[], Awaitable[None]]
+) -> Validation | BaseException:
     """Run `call` in a task, run `then` while it is in flight, and return what the call returned or raised."""
     outcome: list[Validation | BaseException] = []
 
@@ -79,7 +81,10 @@ async def in_flight(call: Callable[[], Awaitable[Validation]], then: Callable[[]
 
 CASES = {
     "nested objects": (
-        {"type": "object", "properties": {"order": {"type": "object", "properties": {"qty": {"type": "integer"}}, "required": ["id"]}}},
+        {
+            "type": "object",
+            "properties": {"order": {"type": "object", "properties": {"qty": {"type": "integer"}}, "required": ["id"]}},
+        },
         {"order": {"qty": "x"}},
         [("/order", "required"), ("/order/qty", "type")],
     ),
@@ -89,7 +94,11 @@ CASES = {
         ["a", "b", "c"],
         [("", "items"), ("/1", "type")],
     ),
-    "anyOf": ({"properties": {"v": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}}, {"v": 1.5}, [("/v", "anyOf")]),
+    "anyOf": (
+        {"properties": {"v": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}},
+        {"v": 1.5},
+        [("/v", "anyOf")],
+    ),
     "$defs and $ref": (
         {"$defs": {"pos": {"type": "integer", "minimum": 0}}, "properties": {"n": {"$ref": "#/$defs/pos"}}},
         {"n": -1},
@@ -137,7 +146,9 @@ async def test_a_catastrophic_pattern_is_stopped_at_its_budget_and_the_next_call
 
 async def test_an_over_budget_output_check_is_its_own_verdict() -> None:
     async with Sandbox() as sandbox:
-        verdict = await sandbox.check_result({"outputSchema": CATASTROPHIC}, {"structuredContent": SLOW_TEXT}, budget=0.2)
+        verdict = await sandbox.check_result(
+            {"outputSchema": CATASTROPHIC}, {"structuredContent": SLOW_TEXT}, budget=0.2
+        )
     assert verdict.verdict == "over_budget" and "budget" in verdict.detail
 
 
@@ -180,7 +191,9 @@ async def test_a_remote_ref_is_reported_unresolvable_and_never_fetched() -> None
             dynamic = await sandbox.validate({"$dynamicRef": base + "/dyn.json"}, "x", budget=5)
             # $schema only picks a draft: an unknown one is not fetched either; 2020-12 applies.
             meta = await sandbox.validate({"$schema": base + "/meta", "type": "integer"}, "x", budget=5)
-            verdict = await sandbox.check_result({"outputSchema": {"$ref": base + "/out.json"}}, {"structuredContent": 1}, 5)
+            verdict = await sandbox.check_result(
+                {"outputSchema": {"$ref": base + "/out.json"}}, {"structuredContent": 1}, 5
+            )
     for outcome, ref in ((direct, "/schema.json"), (relative, "other.json"), (dynamic, "/dyn.json")):
         assert outcome.failure is Failure.UNRESOLVABLE_REF and ref in outcome.detail
     assert [p.keyword for p in meta.problems] == ["type"]
@@ -388,7 +401,9 @@ def test_the_worker_compiles_a_schema_once_and_answers_later_requests_from_its_c
 
 
 def test_the_worker_cuts_an_answer_to_its_byte_cap() -> None:
-    request = _request(1, "d", b'{"items":{"type":"integer"}}', json.dumps(["x" * 100] * 50).encode(), max_response=2000)
+    request = _request(
+        1, "d", b'{"items":{"type":"integer"}}', json.dumps(["x" * 100] * 50).encode(), max_response=2000
+    )
     out = BytesIO()
     serve(BytesIO(request), out)
     answer_line = out.getvalue().splitlines()[1]

@@ -56,14 +56,23 @@ def test_each_problem_names_its_keyword_and_an_rfc_6901_pointer_into_nested_data
         "properties": {
             "items": {
                 "type": "array",
-                "items": {"type": "object", "properties": {"qty": {"type": "integer", "minimum": 1}}, "required": ["sku"]},
+                "items": {
+                    "type": "object",
+                    "properties": {"qty": {"type": "integer", "minimum": 1}},
+                    "required": ["sku"],
+                },
             },
             "tags": {"additionalProperties": {"enum": ["a", "b"]}},
         },
     }
     instance = {"items": [{"qty": "x", "sku": "s"}, {"qty": 0}], "tags": {"~/odd": "c"}}
     found = [(p.pointer, p.keyword) for p in problems_of(schema, instance)]
-    assert found == [("/items/0/qty", "type"), ("/items/1", "required"), ("/items/1/qty", "minimum"), ("/tags/~0~1odd", "enum")]
+    assert found == [
+        ("/items/0/qty", "type"),
+        ("/items/1", "required"),
+        ("/items/1/qty", "minimum"),
+        ("/tags/~0~1odd", "enum"),
+    ]
 
 
 def test_array_positions_are_ordered_as_numbers_not_as_text() -> None:

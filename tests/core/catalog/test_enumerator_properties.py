@@ -64,8 +64,10 @@ def sources(draw: st.DrawFn) -> Source:
     for i in range(count):
         names = draw(st.lists(NAMES, max_size=4))
         last = i == count - 1
-        nxt = draw(st.one_of(st.none(), st.integers(0, count - 1))) if last else draw(
-            st.one_of(st.just(i + 1), st.just(i + 1), st.integers(0, count - 1), st.none())
+        nxt = (
+            draw(st.one_of(st.none(), st.integers(0, count - 1)))
+            if last
+            else draw(st.one_of(st.just(i + 1), st.just(i + 1), st.integers(0, count - 1), st.none()))
         )
         pages.append((names, nxt))
     # Cursors are opaque: sometimes the empty string addresses a real page.
@@ -123,7 +125,9 @@ def run_walk(source: Source, limits: Limits) -> tuple[str, int, list[str], Timel
 
 @settings(max_examples=400, deadline=None)
 @given(source=sources(), max_pages=st.integers(1, 10), max_items=st.integers(0, 20))
-def test_walk_matches_the_rules_and_never_returns_a_partial_catalog(source: Source, max_pages: int, max_items: int) -> None:
+def test_walk_matches_the_rules_and_never_returns_a_partial_catalog(
+    source: Source, max_pages: int, max_items: int
+) -> None:
     limits = Limits(max_pages=max_pages, max_items=max_items)
     # The first page is addressed by no cursor; a page pointing back at it re-sends its cursor.
     if not source.endless and source.cursors:

@@ -77,8 +77,19 @@ def test_snapshot_json_round_trips(
 
 def test_the_contract_keys_are_present() -> None:
     empty = ListResult("not_offered")
-    snapshot = Snapshot("failed", ErrorInfo(ErrorKind.TIMEOUT, "late", 1, None), {"name": "s", "version": "1", "protocol_version": "x"}, {}, None,
-                        {"tools": ListResult("failed", error=ErrorInfo(ErrorKind.TIMEOUT, "late", 1)), "resources": empty, "resource_templates": empty, "prompts": empty})
+    snapshot = Snapshot(
+        "failed",
+        ErrorInfo(ErrorKind.TIMEOUT, "late", 1, None),
+        {"name": "s", "version": "1", "protocol_version": "x"},
+        {},
+        None,
+        {
+            "tools": ListResult("failed", error=ErrorInfo(ErrorKind.TIMEOUT, "late", 1)),
+            "resources": empty,
+            "resource_templates": empty,
+            "prompts": empty,
+        },
+    )
     document = snapshot.to_json()
     for key in ("format", "status", "error", "server", "tools", "pages", "resources", "resource_templates", "prompts"):
         assert key in document
@@ -96,7 +107,9 @@ def test_a_foreign_document_is_refused() -> None:
     lists=st.fixed_dictionaries({n: list_results() for n in ("tools", "resources", "resource_templates", "prompts")}),
     error=errors,
 )
-def test_the_streamed_document_is_the_same_json_one_catalog_item_per_line(lists: dict[str, ListResult], error: ErrorInfo | None) -> None:
+def test_the_streamed_document_is_the_same_json_one_catalog_item_per_line(
+    lists: dict[str, ListResult], error: ErrorInfo | None
+) -> None:
     import io
 
     from catalog_inspector.core.catalog import write_json

@@ -123,7 +123,9 @@ def test_one_bad_entry_spares_the_good_ones_and_says_why() -> None:
 def test_a_jsonc_file_with_comments_and_trailing_commas_loads(tmp_path: Path) -> None:
     path = tmp_path / ".vscode" / "mcp.json"
     path.parent.mkdir()
-    path.write_text('{\n  // my servers\n  "servers": {"s": {"command": "${workspaceFolder}/run", "args": ["a",],},},\n}')
+    path.write_text(
+        '{\n  // my servers\n  "servers": {"s": {"command": "${workspaceFolder}/run", "args": ["a",],},},\n}'
+    )
     loaded = load_config(path, environ={})
     assert loaded.specs[0].command == f"{tmp_path.resolve()}/run" and loaded.specs[0].args == ("a",)
 

@@ -23,7 +23,12 @@ def test_stdio_http_and_sse_entries_parse() -> None:
     )
     files, remote, old, bare = specs
     assert (files.transport, files.command, files.args, dict(files.env), files.cwd) == (
-        "stdio", "npx", ("-y", "srv"), {"K": "v"}, "/tmp")
+        "stdio",
+        "npx",
+        ("-y", "srv"),
+        {"K": "v"},
+        "/tmp",
+    )
     assert (remote.transport, dict(remote.headers)) == ("http", {"Authorization": "Bearer x"})
     assert old.transport == "sse" and bare.transport == "http"
 

@@ -64,7 +64,9 @@ def test_identity_is_the_config_entry_not_what_the_server_calls_itself(tmp_path:
     other_name = replace(SPEC, name="files-2")
     keys = {server_key(SPEC), server_key(other_target), server_key(other_name)}
     assert len(keys) == 3
-    assert server_key(replace(SPEC, env={"TOKEN": "rotated"})) == server_key(SPEC), "a rotated secret is the same server"
+    assert server_key(replace(SPEC, env={"TOKEN": "rotated"})) == server_key(SPEC), (
+        "a rotated secret is the same server"
+    )
     assert server_key(replace(SPEC, args=("-y", "files-server", "--token", "new"))) == server_key(
         replace(SPEC, args=("-y", "files-server", "--token", "old"))
     )

@@ -28,8 +28,12 @@ def edited(**changes: Any) -> dict[str, Any]:
 def test_digest_is_canonical_json() -> None:
     reordered = dict(reversed(list(TOOL.items())))
     assert tool_digest(reordered) == tool_digest(TOOL)
-    assert tool_digest(edited(inputSchema={"type": "object", "properties": {"n": {"maximum": 1.5, "type": "number"}}})) == tool_digest(TOOL)
-    assert tool_digest({"name": "x", "inputSchema": {"maximum": 1.0}}) == tool_digest({"name": "x", "inputSchema": {"maximum": 1}})
+    assert tool_digest(
+        edited(inputSchema={"type": "object", "properties": {"n": {"maximum": 1.5, "type": "number"}}})
+    ) == tool_digest(TOOL)
+    assert tool_digest({"name": "x", "inputSchema": {"maximum": 1.0}}) == tool_digest(
+        {"name": "x", "inputSchema": {"maximum": 1}}
+    )
     assert tool_digest(TOOL).startswith("sha256:") and len(tool_digest(TOOL)) == 7 + 64
 
 

@@ -47,7 +47,9 @@ async def test_a_result_that_honours_its_schema_is_valid(live: tuple[SessionWork
 
 
 @pytest.mark.anyio
-async def test_a_result_that_violates_its_schema_is_shown_with_the_pointer(live: tuple[SessionWorker, Snapshot]) -> None:
+async def test_a_result_that_violates_its_schema_is_shown_with_the_pointer(
+    live: tuple[SessionWorker, Snapshot],
+) -> None:
     outcome = await _call(live, "count_items", {"items": ["a"]})
     assert outcome.layer == "ok", "the payload is kept, not swallowed by a validation error"
     assert outcome.result is not None and outcome.result["structuredContent"] == {"count": "many"}

@@ -38,7 +38,9 @@ async def test_a_duplicate_names_its_pages_and_carries_both_definitions_as_sent(
 
 @pytest.mark.anyio
 @pytest.mark.parametrize(("mode", "pages", "requested"), [("repeat", [0, 1], 1), ("cycle", [0, 2], 1)])
-async def test_a_repeated_cursor_names_the_cursor_and_the_pages_that_sent_it(mode: str, pages: list[int], requested: int) -> None:
+async def test_a_repeated_cursor_names_the_cursor_and_the_pages_that_sent_it(
+    mode: str, pages: list[int], requested: int
+) -> None:
     snapshot = await walk(demo_spec(mode))
     error = snapshot.error
     assert error is not None and error.kind is ErrorKind.CURSOR_REPEATED
@@ -116,7 +118,9 @@ async def test_http_page_bytes_are_counted_as_they_arrive(sse: bool, monkeypatch
     with http_demo("normal", sse=sse) as url:
         snapshot = await walk(ServerSpec(name="remote", transport="sse" if sse else "http", url=url))
     assert snapshot.status == "complete"
-    for page, items in zip(snapshot.tools.pages, ([snapshot.tools.items[0]], [], list(snapshot.tools.items[1:])), strict=True):
+    for page, items in zip(
+        snapshot.tools.pages, ([snapshot.tools.items[0]], [], list(snapshot.tools.items[1:])), strict=True
+    ):
         compact = len(json.dumps({"tools": items}, separators=(",", ":")).encode())
         assert compact < page.bytes < compact + 400, (page.bytes, compact)
 

@@ -57,7 +57,9 @@ MAX_ENUM = 1000  # enum values per field
 MAX_ROWS = 200  # array items a form shows as rows; a longer array is edited as JSON
 MAX_EMPTY_ROWS = 10  # rows `empty_value` makes for `minItems`
 
-FieldKind = Literal["string", "number", "integer", "boolean", "null", "enum", "const", "object", "array", "choice", "json"]
+FieldKind = Literal[
+    "string", "number", "integer", "boolean", "null", "enum", "const", "object", "array", "choice", "json"
+]
 
 
 class _Missing:
@@ -80,7 +82,10 @@ _COUNT_HINTS = {
 }
 _NUMBER_HINTS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
 _INFER = (
-    ("object", ("properties", "required", "additionalProperties", "patternProperties", "minProperties", "maxProperties")),
+    (
+        "object",
+        ("properties", "required", "additionalProperties", "patternProperties", "minProperties", "maxProperties"),
+    ),
     ("array", ("items", "minItems", "maxItems", "uniqueItems", "contains")),
     ("string", ("minLength", "maxLength", "pattern", "format")),
     ("number", ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")),
@@ -193,7 +198,9 @@ def _typed(node: dict[str, Any]) -> tuple[dict[str, Any], list[str] | None, bool
 
 def _is_null_only(node: dict[str, Any]) -> bool:
     kind = node.get("type")
-    return kind == "null" or kind == ["null"] or ("const" in node and node["const"] is None) or node.get("enum") == [None]
+    return (
+        kind == "null" or kind == ["null"] or ("const" in node and node["const"] is None) or node.get("enum") == [None]
+    )
 
 
 class _Builder:
@@ -213,8 +220,15 @@ class _Builder:
         types = _types(node.get("type"))
         hints = {"type": types[0][0]} if isinstance(types, tuple) and len(types[0]) == 1 else {}
         return FormField(
-            "json", key, _text(node.get("title")), _text(node.get("description")), required, nullable,
-            node.get("default", MISSING), MappingProxyType(hints), reason=reason,
+            "json",
+            key,
+            _text(node.get("title")),
+            _text(node.get("description")),
+            required,
+            nullable,
+            node.get("default", MISSING),
+            MappingProxyType(hints),
+            reason=reason,
         )
 
     def field(self, schema: Any, key: str, required: bool, depth: int) -> FormField:
@@ -280,10 +294,17 @@ class _Builder:
         properties = node.get("properties")
         hints = MappingProxyType(_hints(node, "object"))
         if properties is None and node.get("additionalProperties") is not False:
-            return self.json({**node, "type": "object"}, common["key"], common["required"],
-                             "an object whose keys the schema does not list", common["nullable"])
+            return self.json(
+                {**node, "type": "object"},
+                common["key"],
+                common["required"],
+                "an object whose keys the schema does not list",
+                common["nullable"],
+            )
         if not isinstance(properties, (dict, type(None))):
-            return self.json(node, common["key"], common["required"], "`properties` is not an object", common["nullable"])
+            return self.json(
+                node, common["key"], common["required"], "`properties` is not an object", common["nullable"]
+            )
         listed = node.get("required")
         required = [name for name in listed if isinstance(name, str)] if isinstance(listed, list) else []
         fields = [self.field(sub, str(name), name in required, depth + 1) for name, sub in (properties or {}).items()]
@@ -297,7 +318,9 @@ class _Builder:
         items = node.get("items", True)
         if items is True:
             self._counted()
-            template = FormField("json", required=True, reason="the schema does not describe the items: each is edited as JSON")
+            template = FormField(
+                "json", required=True, reason="the schema does not describe the items: each is edited as JSON"
+            )
         else:
             template = self.field(items, "", True, depth + 1)
         return FormField("array", hints=MappingProxyType(_hints(node, "array")), items=template, **common)
@@ -306,11 +329,16 @@ class _Builder:
         subs = node[keyword]
         key, required = common["key"], common["required"]
         if not isinstance(subs, list) or not subs or len(subs) > MAX_BRANCHES:
-            return self.json(node, key, required, f"{keyword} is not a list of 1 to {MAX_BRANCHES} schemas", common["nullable"])
+            return self.json(
+                node, key, required, f"{keyword} is not a list of 1 to {MAX_BRANCHES} schemas", common["nullable"]
+            )
         base = {k: v for k, v in node.items() if k != keyword}
         expanded = [self.resolver.expand(sub) for sub in subs]
-        kept = [(sub, n, followed) for sub, (n, followed) in zip(subs, expanded, strict=True)
-                if isinstance(n, str) or not _is_null_only(n)]
+        kept = [
+            (sub, n, followed)
+            for sub, (n, followed) in zip(subs, expanded, strict=True)
+            if isinstance(n, str) or not _is_null_only(n)
+        ]
         nullable = common["nullable"] or len(kept) < len(subs)
         if not kept:
             return FormField("null", **{**common, "nullable": False})
@@ -330,7 +358,9 @@ class _Builder:
                 fields.append(self.json(sub, key, required, f"{keyword} branch: {merged}"))
             else:
                 fields.append(self.node(merged, followed, key, required, depth + 1, False))
-        return FormField("choice", branches=tuple(zip(_labels(fields), fields, strict=True)), **{**common, "nullable": nullable})
+        return FormField(
+            "choice", branches=tuple(zip(_labels(fields), fields, strict=True)), **{**common, "nullable": nullable}
+        )
 
     def type_choice(self, node: dict[str, Any], names: list[str], common: dict[str, Any], depth: int) -> FormField:
         plain = {k: v for k, v in node.items() if k not in _ANNOTATIONS}
@@ -369,7 +399,9 @@ def _label(index: int, fields: list[FormField]) -> str:
     for prop in own.properties:
         if prop.kind == "const":
             return f"{prop.key}: {_short(prop.const)}"
-    others = [{p.key for p in other.properties} for i, other in enumerate(fields) if i != index and other.kind == "object"]
+    others = [
+        {p.key for p in other.properties} for i, other in enumerate(fields) if i != index and other.kind == "object"
+    ]
     # A property no other branch has names this one best; one that some other branch lacks, next best.
     for differs in (all, any):
         for prop in own.properties:
@@ -377,7 +409,9 @@ def _label(index: int, fields: list[FormField]) -> str:
                 return f"with {prop.key}"
     others_required = [other for i, other in enumerate(fields) if i != index and other.kind == "object"]
     for prop in own.properties:
-        if prop.required and any(not p.required for other in others_required for p in other.properties if p.key == prop.key):
+        if prop.required and any(
+            not p.required for other in others_required for p in other.properties if p.key == prop.key
+        ):
             return f"with {prop.key}"
     return "object"
 
@@ -471,8 +505,11 @@ def fits(field: FormField, value: Any, *, deep: bool = True) -> bool:
         return all(k in by_key and (not deep or fits(by_key[k], v)) for k, v in value.items())
     if kind == "array":
         items = field.items
-        return isinstance(value, list) and len(value) <= MAX_ROWS and items is not None and (
-            not deep or all(fits(items, v) for v in value)
+        return (
+            isinstance(value, list)
+            and len(value) <= MAX_ROWS
+            and items is not None
+            and (not deep or all(fits(items, v) for v in value))
         )
     return any(fits(branch, value, deep=deep) for _, branch in field.branches)
 

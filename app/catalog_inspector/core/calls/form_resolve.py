@@ -25,8 +25,21 @@ REF_SHOWN = 200  # a $ref quoted in a reason is cut to this many characters
 
 # Keywords where the first schema merged wins (words for people, or data the form ignores).
 _FIRST_WINS = frozenset(
-    {"title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly",
-     "$id", "$schema", "$anchor", "$defs", "definitions"}
+    {
+        "title",
+        "description",
+        "default",
+        "examples",
+        "$comment",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "$id",
+        "$schema",
+        "$anchor",
+        "$defs",
+        "definitions",
+    }
 )
 # Limits where merging keeps the stricter one (the larger lower bound, the smaller upper bound).
 _LOWER = frozenset({"minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"})

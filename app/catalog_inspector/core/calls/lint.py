@@ -128,7 +128,9 @@ def _measure(schema: Any) -> bool:
 
 def _root_issues(schema: Any) -> list[LintIssue]:
     if isinstance(schema, bool):
-        return [LintIssue(LintCode.ROOT_NOT_OBJECT, "", f"the root schema is `{str(schema).lower()}`, not an object schema")]
+        return [
+            LintIssue(LintCode.ROOT_NOT_OBJECT, "", f"the root schema is `{str(schema).lower()}`, not an object schema")
+        ]
     if not isinstance(schema, dict):
         return []  # not a schema at all: the metaschema check says so
     if "type" not in schema:
@@ -249,7 +251,9 @@ def _walk(schema: Any, resolve: bool) -> tuple[list[LintIssue], bool]:
         scope = _in(scope, spec, node)
         if _is_array(node) and "items" not in node and "prefixItems" not in node:
             issues.append(
-                LintIssue(LintCode.ARRAY_WITHOUT_ITEMS, pointer_of(path), 'an array with no "items" (nor "prefixItems")')
+                LintIssue(
+                    LintCode.ARRAY_WITHOUT_ITEMS, pointer_of(path), 'an array with no "items" (nor "prefixItems")'
+                )
             )
         for keyword in _REFS:
             if keyword in node and scope is not None:

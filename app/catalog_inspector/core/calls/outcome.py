@@ -45,6 +45,7 @@ LAYER_WORDS: dict[str, tuple[str, bool]] = {
     "cancelled": ("Cancelled: you stopped the call (the server was told to cancel)", True),
 }
 
+
 @dataclass(frozen=True)
 class CallOutcome:
     """What a test call produced, and at which layer it stopped."""

@@ -175,7 +175,7 @@ class CallReport:
 
 
 def counted(count: int, noun: str) -> str:
-    """"1 problem", "2 problems"."""
+    """ "1 problem", "2 problems"."""
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
@@ -280,4 +280,6 @@ def catalog_failed(tool: str, arguments: dict[str, Any], snapshot: Snapshot) -> 
         return not_sent(tool, arguments, Outcome.CATALOG_FAILED, f"the catalog walk ended {snapshot.status}")
     where = f" on {error.list_name} page {error.page}" if error.page is not None and error.list_name else ""
     message = f"the catalog walk was not accepted ({snapshot.status}: {error.kind}{where}): {error.message}"
-    return CallReport(tool, arguments, Outcome.CATALOG_FAILED, error=CallError(message, error.code, dict(error.details)))
+    return CallReport(
+        tool, arguments, Outcome.CATALOG_FAILED, error=CallError(message, error.code, dict(error.details))
+    )

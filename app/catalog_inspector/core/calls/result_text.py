@@ -75,7 +75,9 @@ def _block(item: Any, images: int) -> Block:
         return Block("image", label, raw if images < IMAGES else None, mime)
     if kind == "audio":
         raw, words = _decoded(item.get("data"))
-        return Block("audio", f"[audio, {visible(str(item.get('mimeType', '')), 100) or 'no MIME type'}, {words}; not played]")
+        return Block(
+            "audio", f"[audio, {visible(str(item.get('mimeType', '')), 100) or 'no MIME type'}, {words}; not played]"
+        )
     if kind == "resource_link":
         name = visible(str(item.get("name", "")), 300)
         uri = visible(str(item.get("uri", "?")), 500)

@@ -110,7 +110,9 @@ def serve(source: BinaryIO, sink: BinaryIO, cache: SchemaCache | None = None) ->
         try:
             validation = _handle(header, schema_line, instance_line, cache)
         except Exception as exc:  # the worker's task boundary: report the bug, keep serving
-            validation = Validation(failure=Failure.CRASHED, detail=f"the validation worker failed: {type(exc).__name__}: {exc}")
+            validation = Validation(
+                failure=Failure.CRASHED, detail=f"the validation worker failed: {type(exc).__name__}: {exc}"
+            )
         sink.write(_answer(header["id"], validation, header["max_response"]))
         sink.flush()
 

@@ -198,7 +198,9 @@ def _schema_failure(exc: SchemaError | Unresolvable | RecursionError, instance: 
         return Validation(failure=Failure.UNRESOLVABLE_REF, detail=detail)
     depth = _depth(instance)
     if depth > DEEP_INSTANCE:
-        return Validation(failure=Failure.TOO_LARGE, detail=f"nested {depth} levels deep, deeper than validation can follow")
+        return Validation(
+            failure=Failure.TOO_LARGE, detail=f"nested {depth} levels deep, deeper than validation can follow"
+        )
     return Validation(failure=Failure.BAD_SCHEMA, detail="the schema refers to itself without end ($ref loop)")
 
 
@@ -211,7 +213,9 @@ def prepare(schema: Any) -> Validator | Validation:
     except RecursionError:
         return Validation(failure=Failure.TOO_LARGE, detail="the schema is nested too deeply to check")
     except (ValueError, OverflowError) as exc:  # a `$schema` like "http://[" that is no URI at all
-        return Validation(failure=Failure.BAD_SCHEMA, detail=f"not valid JSON Schema: {type(exc).__name__}: {exc}"[:500])
+        return Validation(
+            failure=Failure.BAD_SCHEMA, detail=f"not valid JSON Schema: {type(exc).__name__}: {exc}"[:500]
+        )
 
 
 def validate_with(
@@ -281,7 +285,9 @@ def output_to_check(tool: dict[str, Any], result: dict[str, Any]) -> tuple[Any, 
     if schema is None:
         return ResultVerdict("no_schema")
     if "structuredContent" not in result:
-        return ResultVerdict("missing_structured_content", detail="the tool has an output schema but sent no structuredContent")
+        return ResultVerdict(
+            "missing_structured_content", detail="the tool has an output schema but sent no structuredContent"
+        )
     return schema, result["structuredContent"]
 
 

@@ -80,7 +80,9 @@ class PinCheck:
         for count, words in ((len(self.changed), "changed"), (len(self.added), "new"), (len(self.removed), "gone")):
             if count:
                 parts.append(f"{count:,} {words}")
-        return f"Differs from the catalog approved at {self.approved_at[:19].replace('T', ' ')} UTC: {', '.join(parts)}."
+        return (
+            f"Differs from the catalog approved at {self.approved_at[:19].replace('T', ' ')} UTC: {', '.join(parts)}."
+        )
 
 
 def check_pins(pins: Pins, tools: Sequence[Mapping[str, Any]]) -> PinCheck:

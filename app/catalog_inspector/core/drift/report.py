@@ -34,8 +34,7 @@ __all__ = [
 def catalog_items(snapshot: Snapshot) -> dict[str, Sequence[dict[str, Any]]]:
     """Each list's items (empty for a list that did not complete)."""
     return {
-        name: snapshot.lists[name].items if snapshot.lists[name].status == "complete" else ()
-        for name in LIST_NAMES
+        name: snapshot.lists[name].items if snapshot.lists[name].status == "complete" else () for name in LIST_NAMES
     }
 
 
@@ -65,14 +64,26 @@ def rows_of(diff: CatalogDiff) -> list[DriftRow]:
         for changed in changes.changed:
             for one in changed.changes:
                 rows.append(
-                    DriftRow(one.severity, "changed", list_name, changed.key, one.field, one.pointer, one.old, one.new, one.reason)
+                    DriftRow(
+                        one.severity,
+                        "changed",
+                        list_name,
+                        changed.key,
+                        one.field,
+                        one.pointer,
+                        one.old,
+                        one.new,
+                        one.reason,
+                    )
                 )
         for item in changes.added:
             key = item_key(list_name, item)
             rows.append(DriftRow(Severity.INFO, "added", list_name, key, "", "", ABSENT, item, f"{noun} added"))
         for move in changes.moved:
             reason = f"moved from place {move.old_index} to {move.new_index} among the items both catalogs have"
-            rows.append(DriftRow(Severity.INFO, "moved", list_name, move.key, "", "", move.old_index, move.new_index, reason))
+            rows.append(
+                DriftRow(Severity.INFO, "moved", list_name, move.key, "", "", move.old_index, move.new_index, reason)
+            )
     rank = {Severity.BREAKING: 0, Severity.WARNING: 1, Severity.INFO: 2}
     rows.sort(key=lambda row: rank[row.severity])  # stable: list and item order stay within a severity
     return rows

@@ -73,7 +73,9 @@ async def _send(
 
 async def read_resource(connection: Connection, uri: str, timeout: float | None = None) -> CallOutcome:
     """`resources/read` for `uri`: the contents as sent, or the layer that stopped it."""
-    return await _outcome(connection, types.ReadResourceRequest(params=types.ReadResourceRequestParams(uri=uri)), timeout)
+    return await _outcome(
+        connection, types.ReadResourceRequest(params=types.ReadResourceRequestParams(uri=uri)), timeout
+    )
 
 
 async def get_prompt(

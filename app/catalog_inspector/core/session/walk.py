@@ -39,7 +39,11 @@ REQUESTS: dict[str, Callable[[types.PaginatedRequestParams | None], Any]] = {
 
 
 async def _walk_one(
-    connection: Connection, kind: ListKind, limits: Limits, deadline: float, on_page: Callable[[str, PageRecord], None] | None
+    connection: Connection,
+    kind: ListKind,
+    limits: Limits,
+    deadline: float,
+    on_page: Callable[[str, PageRecord], None] | None,
 ) -> ListResult:
     timeline = Timeline(on_page=(lambda record: on_page(kind.name, record)) if on_page else None)
     make_request = REQUESTS[kind.name]

@@ -46,6 +46,7 @@ def environment_names(spec: ServerSpec) -> tuple[list[str], list[str]]:
     inherited = sorted(name for name in get_default_environment() if name not in spec.env)
     return inherited, sorted(spec.env)
 
+
 EXIT_GRACE = 1.0  # seconds for the server to exit on its own after stdin closes
 TERM_GRACE = 1.0  # seconds after SIGTERM before SIGKILL
 QUICK_GRACE = 0.15  # seconds between SIGTERM and SIGKILL when the app quits
@@ -154,7 +155,9 @@ async def bounded_stdio_client(
     on_spawn: Callable[[int], None] | None = None,
     on_exit: Callable[[int], None] | None = None,
     sizes: ResponseSizes | None = None,
-) -> AsyncIterator[tuple[anyio.abc.ObjectReceiveStream[SessionMessage | Exception], anyio.abc.ObjectSendStream[SessionMessage]]]:
+) -> AsyncIterator[
+    tuple[anyio.abc.ObjectReceiveStream[SessionMessage | Exception], anyio.abc.ObjectSendStream[SessionMessage]]
+]:
     """Spawn `spec`'s command in its own process group and speak newline-delimited JSON-RPC to it.
 
     `sizes` receives the length of each response's line, under its id.
@@ -274,7 +277,11 @@ async def bounded_stdio_client(
             what = f"a message {TOO_DEEP}" if too_deep(exc) else "a line that is not JSON-RPC"
             faults.report(make_error(ErrorKind.PROTOCOL, f"the server wrote {what}: {_excerpt(line)}"))
             return False
-        if sizes is not None and isinstance(message, types.JSONRPCResponse | types.JSONRPCError) and message.id is not None:
+        if (
+            sizes is not None
+            and isinstance(message, types.JSONRPCResponse | types.JSONRPCError)
+            and message.id is not None
+        ):
             sizes.add(message.id, len(line))
         try:
             await read_writer.send(SessionMessage(message))

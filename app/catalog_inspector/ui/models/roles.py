@@ -27,4 +27,6 @@ class Role(enum.IntEnum):
 
 def tooltip(text: str) -> str:
     """Tooltips render rich text: escape it (convertFromPlainText) after bounding it."""
-    return GuiQt.convertFromPlainText(visible(text, TOOLTIP_LIMIT, keep_newlines=True), Qt.WhiteSpaceMode.WhiteSpaceNormal)
+    return GuiQt.convertFromPlainText(
+        visible(text, TOOLTIP_LIMIT, keep_newlines=True), Qt.WhiteSpaceMode.WhiteSpaceNormal
+    )

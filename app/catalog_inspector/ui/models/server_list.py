@@ -92,7 +92,6 @@ class ServerListModel(QAbstractListModel):
             index = self.index(row)
             self.dataChanged.emit(index, index)
 
-
     def _on_supervisor_state_changed(self) -> None:
         # Look the row up when the signal arrives (rows may change), not when connecting.
         sender = self.sender()

@@ -69,7 +69,14 @@ _R = Qt.ItemDataRole
 _SERVED_ROLES = frozenset(
     int(r)
     for r in (
-        _R.DisplayRole, _R.ToolTipRole, _R.FontRole, _R.ForegroundRole, Role.RAW, Role.KEY, Role.SEARCH, Role.DRIFT,
+        _R.DisplayRole,
+        _R.ToolTipRole,
+        _R.FontRole,
+        _R.ForegroundRole,
+        Role.RAW,
+        Role.KEY,
+        Role.SEARCH,
+        Role.DRIFT,
         Role.FLAGGED,
     )
 )
@@ -80,6 +87,7 @@ MARKS = {
     "removed": ("− ", "#9e9e9e", "Removed by the last refresh: shown greyed until the next one."),
 }
 FLAG = ("⚑ ", "#c62828", "Differs from the catalog you approved: approve it again once you have checked it.")
+
 
 def _runs(rows: list[int]) -> Iterable[tuple[int, int]]:
     """Sorted rows as (first, last) runs of consecutive rows."""
@@ -281,7 +289,9 @@ class ToolTreeModel(QAbstractItemModel):
                     moved_from.append(index)
                     kept = 0 <= node.row < exposed
                     moved_to.append(self.createIndex(node.row, index.column(), node) if kept else _INVALID)
-            elif not node.attached() or node.tool_row() >= exposed:  # under a tool now hidden, gone, rebuilt or unexposed
+            elif (
+                not node.attached() or node.tool_row() >= exposed
+            ):  # under a tool now hidden, gone, rebuilt or unexposed
                 moved_from.append(index)
                 moved_to.append(_INVALID)
         self.changePersistentIndexList(moved_from, moved_to)

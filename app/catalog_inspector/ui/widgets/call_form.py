@@ -244,7 +244,9 @@ class ArrayEditor(FieldEditor):
 
     def _on_add_clicked(self) -> None:
         if not self.context.room_for(self._cost):
-            self.add.setToolTip(tooltip(f"The form holds at most {MAX_SLOTS} fields: add more items in the JSON editor"))
+            self.add.setToolTip(
+                tooltip(f"The form holds at most {MAX_SLOTS} fields: add more items in the JSON editor")
+            )
             return
         self._append()
         self._renumber()

@@ -370,7 +370,9 @@ class CallPanel(QWidget):
 
     def _update_actions(self) -> None:
         self.send_button.setEnabled(self._can_send())
-        self.send_button.setText("Send anyway" if self.editor.invalid and self.editor.send_anyway.isChecked() else "Send")
+        self.send_button.setText(
+            "Send anyway" if self.editor.invalid and self.editor.send_anyway.isChecked() else "Send"
+        )
         self.cancel_button.setEnabled(self.ticket is not None)
         record = self.history.selected_record()
         self.rerun_button.setEnabled(record is not None and record.kind == "tool" and not record.arguments_cut)

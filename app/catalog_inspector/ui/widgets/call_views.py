@@ -41,7 +41,9 @@ def _preview(block: Block) -> QPixmap | None:
     if not image.loadFromData(block.image):
         return None
     if max(image.width(), image.height()) > PREVIEW:
-        image = image.scaled(PREVIEW, PREVIEW, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)
+        image = image.scaled(
+            PREVIEW, PREVIEW, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation
+        )
     return QPixmap.fromImage(image)
 
 
@@ -121,7 +123,8 @@ class CallHistoryView(QTableWidget):
                 record.at[:19].replace("T", " "),
                 record.kind,
                 visible(record.name, 200),
-                record.outcome + (f" · output {record.verdict}" if record.verdict not in ("", "valid", "no_schema") else ""),
+                record.outcome
+                + (f" · output {record.verdict}" if record.verdict not in ("", "valid", "no_schema") else ""),
                 f"{record.duration_ms:,.0f} ms",
             )
             for column, text in enumerate(cells):

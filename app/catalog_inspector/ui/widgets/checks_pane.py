@@ -49,7 +49,9 @@ class ChecksPane(QWidget):
         self.collisions_summary = plain_label("collisionsSummary", self)
         self.collisions_view = QTableWidget(0, 2, self)
         self.collisions_view.setObjectName("collisionsView")
-        self.collisions_view.setHorizontalHeaderLabels(["Tool name", "Offered by (a host that merges them keeps the last)"])
+        self.collisions_view.setHorizontalHeaderLabels(
+            ["Tool name", "Offered by (a host that merges them keeps the last)"]
+        )
         self.collisions_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         compact_table(self.collisions_view, QAbstractItemView.SelectionBehavior.SelectRows)
         self.collisions_view.setColumnWidth(0, 220)

@@ -103,7 +103,9 @@ class DriftPane(QWidget):
         self.history.itemSelectionChanged.connect(self._on_history_selection_changed)
         self.compare_button = QPushButton("Compare", self)
         self.compare_button.setObjectName("compareButton")
-        self.compare_button.setToolTip("One snapshot picked: compare it with the catalog shown now; two: with each other")
+        self.compare_button.setToolTip(
+            "One snapshot picked: compare it with the catalog shown now; two: with each other"
+        )
         self.compare_button.clicked.connect(self._on_compare_clicked)
         self.delete_button = QPushButton("Delete", self)
         self.delete_button.setObjectName("deleteSnapshotButton")
@@ -166,7 +168,9 @@ class DriftPane(QWidget):
         elif approved:
             self.pin_status.setText("Approval: checking the catalog against it…")
         else:
-            self.pin_status.setText("Approval: none. Approve a catalog to be warned when any tool's definition changes.")
+            self.pin_status.setText(
+                "Approval: none. Approve a catalog to be warned when any tool's definition changes."
+            )
         if self.showing_comparison:
             return
         self.latest_button.setEnabled(False)
@@ -182,10 +186,14 @@ class DriftPane(QWidget):
         self.showing_comparison = True
         self.latest_button.setEnabled(True)
         if comparison.diff is None:
-            self.summary.setText(f"Could not compare {comparison.old_label} with {comparison.new_label}: {comparison.error}")
+            self.summary.setText(
+                f"Could not compare {comparison.old_label} with {comparison.new_label}: {comparison.error}"
+            )
             self._show_rows(())
             return
-        self.summary.setText(f"From {comparison.old_label} to {comparison.new_label}: {counts_words(comparison.counts)}.")
+        self.summary.setText(
+            f"From {comparison.old_label} to {comparison.new_label}: {counts_words(comparison.counts)}."
+        )
         self._show_rows(comparison.rows)
 
     def set_history(self, entries: list[Entry]) -> None:
@@ -227,7 +235,9 @@ class DriftPane(QWidget):
             self.reason.clear()
             return
         where = f"{row.field} {row.pointer}".strip() if row.what == "changed" else "the whole item"
-        self.reason.setText(f"{row.severity.value}: {visible(row.key, 200)}, {visible(where, 300)}: {visible(row.reason, 600)}")
+        self.reason.setText(
+            f"{row.severity.value}: {visible(row.key, 200)}, {visible(where, 300)}: {visible(row.reason, 600)}"
+        )
         set_capped_text(self.old_view, value_text(row.old, 2), VALUE_CAP)
         set_capped_text(self.new_view, value_text(row.new, 2), VALUE_CAP)
 

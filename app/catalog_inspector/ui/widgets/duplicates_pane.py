@@ -141,7 +141,10 @@ class DuplicatesPane(QWidget):
         duplicate = self._duplicates[rows[0].row()]
         pages = list(duplicate.pages) + [None, None]
         texts = []
-        for view, definition, page in ((self.first, duplicate.first, pages[0]), (self.second, duplicate.second, pages[1])):
+        for view, definition, page in (
+            (self.first, duplicate.first, pages[0]),
+            (self.second, duplicate.second, pages[1]),
+        ):
             text = json.dumps(definition, indent=2, ensure_ascii=False) if definition is not None else "(not recorded)"
             text = visible(text, DEFINITION_CAP, keep_newlines=True)
             where = f"page {page}" if page is not None else "a page"
