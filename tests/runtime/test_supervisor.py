@@ -163,8 +163,12 @@ def _ready_with_calls(rig: Rig, qtbot, delay: float) -> ServerSupervisor:  # typ
     return supervisor
 
 
-def test_a_call_in_flight_during_a_swap_finishes_on_the_session_it_started_on(rig: Rig, qtbot) -> None:  # type: ignore[no-untyped-def]
-    supervisor = _ready_with_calls(rig, qtbot, delay=2.0)
+def test_a_call_in_flight_during_a_swap_finishes_on_the_session_it_started_on(rig: Rig, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    gate = tmp_path / "gate"  # the call answers once the gate is open: after the swap, however slow the machine
+    supervisor = rig.runtime([demo_spec("normal", "--call-gate", str(gate))], LIMITS).supervisors[0]
+    with qtbot.waitSignal(supervisor.catalog_accepted, timeout=20_000):
+        supervisor.refresh()
+    supervisor.call_drain = 30.0
     old_pid = rig.pids[0]
     finished: list[tuple[CallTicket, object]] = []
     supervisor.call_finished.connect(lambda ticket, outcome: finished.append((ticket, outcome)))
@@ -174,6 +178,7 @@ def test_a_call_in_flight_during_a_swap_finishes_on_the_session_it_started_on(ri
         supervisor.refresh()
     assert not finished, "the swap happened while the call was in flight"
     assert alive(old_pid), "the replaced session waits for its call"
+    gate.touch()
     qtbot.waitUntil(lambda: bool(finished), timeout=20_000)
     done_ticket, outcome = finished[0]
     assert done_ticket is ticket

@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QCheckBox, QLabel, QPlainTextEdit, QPushButton, QTableWidget
 
-from catalog_inspector.core.calls import CallStore
+from catalog_inspector.core.calls import CallStore, Outcome
 from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.main_window import MainWindow
 from catalog_inspector.ui.models.roles import Role
@@ -110,18 +110,26 @@ def test_a_tool_not_read_only_asks_once_per_session_and_its_error_is_its_own_lay
     assert not panel.confirm_bar.isVisible() and panel.history.rowCount() == 2
 
 
-def test_a_json_rpc_error_a_timeout_and_a_crash_each_show_their_own_layer(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
-    for extra, timeout, layer in (
-        (("--call-fail", "jsonrpc"), 10.0, "server_error"),
-        (("--call-delay", "30"), 0.5, "timeout"),
-        (("--call-fail", "crash"), 10.0, "connection"),
+def test_a_json_rpc_error_a_timeout_and_a_crash_each_show_their_own_layer_in_the_clis_words(
+    harness: Harness, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    for extra, timeout, layer, outcome in (
+        (("--call-fail", "jsonrpc"), 10.0, "server_error", Outcome.JSONRPC_ERROR),
+        (("--call-delay", "30"), 0.5, "timeout", Outcome.TIMEOUT),
+        (("--call-fail", "crash"), 10.0, "connection", Outcome.CONNECTION),
     ):
         window = ready_window(harness, qtbot, *extra)
         panel = pick(window, qtbot, "echo")
         panel.timeout.setValue(timeout)
         type_arguments(panel, qtbot, '{"text": "hi"}')
         send_and_wait(panel, qtbot)
-        assert panel.findChild(QLabel, "callOutcome").property("layer") == layer, extra
+        label = panel.findChild(QLabel, "callOutcome")
+        assert label.property("layer") == layer, extra
+        # The words and the outcome the `call` command prints for the same call: one table.
+        assert label.property("outcome") == str(outcome) and label.text().startswith(outcome.heading), extra
+        history = panel.findChild(QTableWidget, "callHistory")
+        qtbot.waitUntil(lambda table=history: table.rowCount() == 1, timeout=5_000)
+        assert history.item(0, 3).text().startswith(str(outcome)), extra
         harness.close(window)
 
 

@@ -225,7 +225,7 @@ def _first_problem(problems: tuple[FieldProblem, ...]) -> str:
 
 def _auth_step(report: CallReport) -> str | None:
     """The step of the authorization flow that stopped the walk or the call (its error's details), or None."""
-    if report.outcome not in (Outcome.CATALOG_FAILED, Outcome.CONNECTION) or report.error is None:
+    if report.outcome not in (Outcome.CATALOG_FAILED, Outcome.CONNECTION, Outcome.AUTH) or report.error is None:
         return None
     step = report.error.details.get("step")
     return step if isinstance(step, str) and step in AUTH_STEPS else None
@@ -291,4 +291,4 @@ async def call_until_signalled(spec: ServerSpec, limits: Limits, plan: CallPlan)
         return done
     error = stopped(name, "the call")
     snapshot = worker.snapshot or failed_snapshot(error, source_of(spec), started)
-    return snapshot, not_sent(plan.tool, plan.arguments, Outcome.CONNECTION, error.info.message)
+    return snapshot, not_sent(plan.tool, plan.arguments, Outcome.CANCELLED, error.info.message)

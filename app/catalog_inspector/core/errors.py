@@ -8,7 +8,8 @@ The tree::
         │                       (duplicate_name, cursor_repeated, page_limit, item_limit, size_limit)
         └── WalkFailed          no usable answer (server_error, timeout, connection, protocol),
                                 the authorization flow failed at one of its steps (auth),
-                                or the inspector itself broke (internal)
+                                the inspector itself broke (internal), it was stopped
+                                (cancelled), or a request was refused before it was sent (not_sent)
 
 Plain data, no SDK import: `core.transport.classify` turns what the SDK, anyio or the OS
 raises into these, so the UI and the CLI render one error path and never parse
@@ -56,6 +57,7 @@ class ErrorKind(enum.StrEnum):
     PROTOCOL = "protocol"  # a malformed response, or a non-JSON-RPC line on the wire
     INTERNAL = "internal"  # a bug in the inspector itself (the exception is in the server log)
     CANCELLED = "cancelled"  # stopped on request (a user's Cancel) before an answer came
+    NOT_SENT = "not_sent"  # a request refused here before it was sent (a tool not in the accepted catalog)
     # The OAuth authorization flow failed; `details["step"]` says where (one of `AUTH_STEPS`).
     AUTH = "auth"
 
@@ -115,6 +117,7 @@ KIND_WORDS: dict[ErrorKind, KindWords] = {
     ),
     ErrorKind.INTERNAL: KindWords("Internal error in the inspector", "internal error", ("internal error: ",)),
     ErrorKind.CANCELLED: KindWords("Cancelled", "cancelled"),
+    ErrorKind.NOT_SENT: KindWords("Not sent", "not sent"),
     ErrorKind.AUTH: KindWords("Authorization failed", "authorization failed"),
 }
 

@@ -30,6 +30,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--delay", type=float, default=0.5, help="seconds per page in slow mode")
     parser.add_argument("--call-delay", type=float, default=0.0, help="seconds every tools/call takes")
     parser.add_argument(
+        "--call-gate", type=Path, help="every tools/call waits until this file exists (tests open the gate)"
+    )
+    parser.add_argument(
         "--call-fail",
         choices=CALL_FAILURES,
         help="every tools/call fails: a JSON-RPC error (code -32042), or the process exits mid-call (exit code 5)",
@@ -81,6 +84,7 @@ def main(argv: list[str] | None = None) -> None:
         opts=Options(tools=args.tools, page_size=args.page_size, huge_mb=args.huge_mb, many_drift=args.many_drift),
         delay=args.delay,
         call_delay=args.call_delay,
+        call_gate=args.call_gate,
         error_text=args.error_text,
         call_fail=args.call_fail or "",
         notify_count=args.notify_count,

@@ -46,6 +46,7 @@ CALL_ERROR_CODE = -32042
 CALL_ERROR_MESSAGE = "demo: the backend refused the call"
 CALL_CRASH_EXIT = 5
 PROGRESS_STEPS = 2  # progress notifications a delayed call sends (when the request asked for progress)
+GATE_POLL = 0.02  # seconds between looks at a call gate
 
 
 @dataclass
@@ -72,6 +73,7 @@ class DemoServer:
     opts: Options = field(default_factory=Options)
     delay: float = 0.5
     call_delay: float = 0.0
+    call_gate: Path | None = None  # every call waits until this file exists
     error_text: str = ""  # the JSON-RPC error message of the `error` action, instead of the usual one
     call_fail: str = ""
     notify_count: int = 3
@@ -200,6 +202,8 @@ class DemoServer:
         args = params.arguments or {}
         if self.call_delay:
             await self._take_time(ctx)
+        while self.call_gate is not None and not self.call_gate.exists():
+            await anyio.sleep(GATE_POLL)
         if self.call_fail == "jsonrpc":
             raise MCPError(CALL_ERROR_CODE, CALL_ERROR_MESSAGE, data={"tool": params.name})
         if self.call_fail == "crash":

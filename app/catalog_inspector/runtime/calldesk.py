@@ -19,7 +19,6 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from catalog_inspector.core.calls import (
-    LAYER_WORDS,
     CallOutcome,
     CallRecord,
     CallStore,
@@ -29,25 +28,13 @@ from catalog_inspector.core.calls import (
 )
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import ServerSpec
-from catalog_inspector.core.text import visible
 from catalog_inspector.runtime.offload import Offload, OffloadClosed
 from catalog_inspector.runtime.supervisor import CallTicket, ServerSupervisor
 
-__all__ = ["CallDesk", "outcome_summary"]
+__all__ = ["CallDesk"]
 
 LINT_SLICE_S = 0.004  # GUI-thread time per slice of a catalog's lint: well inside one frame
 LINT_BATCH = 10  # tools linted between two looks at the clock
-
-
-def outcome_summary(outcome: CallOutcome) -> str:
-    """One line of words for an outcome: its layer, and the error or the verdict."""
-    heading = LAYER_WORDS.get(outcome.layer, (outcome.layer, True))[0]
-    if outcome.error is not None:
-        code = f" (JSON-RPC error {outcome.error.code})" if outcome.error.code is not None else ""
-        return f"{heading}{code}: {visible(outcome.error.message, 300)}"
-    if outcome.verdict is not None and outcome.verdict.verdict not in ("valid", "no_schema", "tool_error"):
-        return f"{heading}; output: {outcome.verdict.verdict.replace('_', ' ')}"
-    return heading
 
 
 class CallDesk(QObject):
@@ -201,10 +188,10 @@ class CallDesk(QObject):
             kind=ticket.kind,
             name=ticket.tool,
             arguments=arguments,
-            outcome=outcome.layer,
+            outcome=str(outcome.outcome),
             duration_ms=round(outcome.latency_ms, 1),
             verdict=outcome.verdict.verdict if outcome.verdict is not None else "",
-            summary=outcome_summary(outcome),
+            summary=outcome.summary(),
             arguments_cut=cut,
         )
         name = supervisor.spec.name

@@ -24,16 +24,17 @@ from catalog_inspector.core.calls.lint import (
     lint_words,
 )
 from catalog_inspector.core.calls.outcome import (
-    LAYER_WORDS,
+    OUTCOMES,
     CallOutcome,
     Judge,
     Layer,
+    Outcome,
     find_tool,
     judge_in_process,
+    layer_of,
 )
 from catalog_inspector.core.calls.report import (
     CallReport,
-    Outcome,
     argument_problems,
     catalog_failed,
     counted,
@@ -74,7 +75,7 @@ __all__ = [
     "FieldProblem",
     "FormField",
     "Judge",
-    "LAYER_WORDS",
+    "OUTCOMES",
     "Layer",
     "Outcome",
     "ResultVerdict",
@@ -91,6 +92,7 @@ __all__ = [
     "find_tool",
     "fits",
     "judge_in_process",
+    "layer_of",
     "lint_schema",
     "lint_tools",
     "lint_words",

@@ -1,25 +1,64 @@
-"""What a test call produced, as data: the layer it stopped at, in words, and the judge of its result.
+"""How a test request ended, as data: the one table of outcomes, their words and exit codes, and the judge.
 
 Four failure layers stay distinct: an unknown tool (local, nothing sent), the
 transport (closed, timed out), a JSON-RPC error response, and a result with
 `isError: true` (the server answered; the tool failed). `core.session` sends the
-requests and produces these; this module imports no SDK.
+requests and reports the *layer* a request stopped at; `outcome_of` folds that
+layer and the verdict on the result into the one `Outcome` that the Call tab, the
+call history and the `call` command all say, in the words of `OUTCOMES`:
+
+    layer            verdict                                   outcome
+    ───────────────  ────────────────────────────────────────  ──────────────
+    ok               valid, no_schema (or no verdict)          ok
+    ok               invalid, missing_structured_content,      output_invalid
+                     bad_schema, too_large, over_budget,
+                     crashed
+    protocol         —                                         output_invalid
+    tool_error       —                                         tool_error
+    server_error     —                                         jsonrpc_error
+    (others)         —                                         the outcome of the same name
+
+This module imports no SDK.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from catalog_inspector.core.calls.validation import ResultVerdict, check_result
 from catalog_inspector.core.catalog import Snapshot
-from catalog_inspector.core.errors import ErrorInfo
+from catalog_inspector.core.errors import ErrorInfo, ErrorKind
+from catalog_inspector.core.text import visible
 
-__all__ = ["LAYER_WORDS", "CallOutcome", "Judge", "Layer", "find_tool", "judge_in_process"]
+__all__ = [
+    "OUTCOMES",
+    "CallOutcome",
+    "Judge",
+    "Layer",
+    "Outcome",
+    "OutcomeWords",
+    "find_tool",
+    "judge_in_process",
+    "layer_of",
+    "outcome_of",
+]
 
 Layer = Literal[
-    "ok", "tool_error", "unknown_tool", "server_error", "timeout", "connection", "protocol", "cut_off", "cancelled"
+    "ok",
+    "tool_error",
+    "unknown_tool",
+    "server_error",
+    "timeout",
+    "connection",
+    "protocol",
+    "cut_off",
+    "cancelled",
+    "size_limit",
+    "auth",
+    "internal",
 ]
 # ok            the server answered with a result (its verdict says how it measures up to the schema)
 # tool_error    the server answered; the tool failed (isError: true)
@@ -29,32 +68,153 @@ Layer = Literal[
 # connection    the transport closed or the process died
 # protocol      the answer was malformed
 # cut_off       a refresh replaced the session the call was made on, and it closed before the answer
-# cancelled     the user stopped the call (the SDK sent notifications/cancelled)
+# cancelled     stopped on purpose (the user's Cancel, a signal to the command line); the server was told
+# size_limit    the answer was over the byte cap: refused as it arrived, never read whole
+# auth          the server's authorization (an OAuth sign-in or a refused token) stopped the request
+# internal      a bug in the inspector (its traceback is in the server log)
 
-# What each layer means to a person: a heading, and whether the request reached the server.
-LAYER_WORDS: dict[str, tuple[str, bool]] = {
-    "ok": ("The server answered", True),
-    "tool_error": ("Tool error: the server answered with isError: true", True),
-    "unknown_tool": ("Unknown tool: not in the accepted catalog, nothing was sent", False),
-    "invalid_arguments": ("Invalid arguments: nothing was sent", False),
-    "server_error": ("JSON-RPC error: the server refused the request", True),
-    "timeout": ("Timeout: no answer in time (the server was told to cancel)", True),
-    "connection": ("Connection: the transport closed or the server process is gone", True),
-    "protocol": ("Protocol: the answer was malformed", True),
-    "cut_off": ("Cut off: a refresh replaced the session before the answer came", True),
-    "cancelled": ("Cancelled: you stopped the call (the server was told to cancel)", True),
+
+class Outcome(enum.StrEnum):
+    """Where one test request ended: the word scripts read (`mcp-call-result/1`) and the history keeps."""
+
+    # The server answered, the tool succeeded, and its structured content honours the output schema (or it has none).
+    OK = "ok"
+    # The arguments break the input schema, or it cannot be used to check them: nothing was sent.
+    INVALID_ARGUMENTS = "invalid_arguments"
+    # The tool is not in the accepted catalog: nothing was sent.
+    UNKNOWN_TOOL = "unknown_tool"
+    # The server answered; the tool failed (`isError: true`).
+    TOOL_ERROR = "tool_error"
+    # The server answered with a JSON-RPC error response.
+    JSONRPC_ERROR = "jsonrpc_error"
+    # The server answered, but the result breaks the output schema, cannot be checked against it, or is malformed.
+    OUTPUT_INVALID = "output_invalid"
+    # No answer within the call timeout.
+    TIMEOUT = "timeout"
+    # The transport closed or the server process died before the answer came.
+    CONNECTION = "connection"
+    # The catalog walk before the call was not accepted: nothing was called.
+    CATALOG_FAILED = "catalog_failed"
+    # Stopped on purpose before the answer came (Cancel in the app, a signal to the command line).
+    CANCELLED = "cancelled"
+    # A refresh replaced the session the call was made on, and it closed before the answer came (the app only).
+    CUT_OFF = "cut_off"
+    # The answer was larger than the byte cap; it was refused as it arrived.
+    SIZE_LIMIT = "size_limit"
+    # The server's authorization stopped the request (details name the step).
+    AUTH = "auth"
+    # The inspector itself failed; the traceback is in the server log.
+    INTERNAL = "internal"
+
+    @property
+    def exit_code(self) -> int:
+        """What the `call` command exits with: 0 ok; 1 answered but wrong; 3 not sent; 4 no answer; 5 authorization."""
+        return OUTCOMES[self].exit_code
+
+    @property
+    def heading(self) -> str:
+        return OUTCOMES[self].heading
+
+    @classmethod
+    def parse(cls, word: str) -> Outcome | None:
+        """The outcome a stored word names: today's words, and the layer names older histories kept."""
+        try:
+            return cls(word)
+        except ValueError:
+            return _OLD_WORDS.get(word)
+
+
+@dataclass(frozen=True)
+class OutcomeWords:
+    """How one outcome is said: a heading (the Call tab, the history, the command's summary line), whether the
+    request reached the server, and the `call` command's exit code."""
+
+    heading: str
+    sent: bool
+    exit_code: int
+
+
+OUTCOMES: dict[Outcome, OutcomeWords] = {
+    Outcome.OK: OutcomeWords("The server answered", True, 0),
+    Outcome.TOOL_ERROR: OutcomeWords("Tool error: the server answered with isError: true", True, 1),
+    Outcome.JSONRPC_ERROR: OutcomeWords("JSON-RPC error: the server refused the request", True, 1),
+    Outcome.OUTPUT_INVALID: OutcomeWords(
+        "Output invalid: the answer breaks the tool's output schema, cannot be checked, or is malformed", True, 1
+    ),
+    Outcome.SIZE_LIMIT: OutcomeWords("Response too large: the answer is over the byte cap and was not read", True, 1),
+    Outcome.INVALID_ARGUMENTS: OutcomeWords("Invalid arguments: nothing was sent", False, 3),
+    Outcome.UNKNOWN_TOOL: OutcomeWords("Unknown tool: not in the accepted catalog, nothing was sent", False, 3),
+    Outcome.TIMEOUT: OutcomeWords("Timeout: no answer in time (the server was told to cancel)", True, 4),
+    Outcome.CONNECTION: OutcomeWords("Connection: the transport closed or the server process is gone", True, 4),
+    Outcome.CATALOG_FAILED: OutcomeWords(
+        "Catalog not accepted: the walk before the call failed, nothing was called", False, 4
+    ),
+    Outcome.CANCELLED: OutcomeWords(
+        "Cancelled: stopped before the answer came (the server was told to cancel)", True, 4
+    ),
+    Outcome.CUT_OFF: OutcomeWords("Cut off: a refresh replaced the session before the answer came", True, 4),
+    Outcome.INTERNAL: OutcomeWords(
+        "Internal error in the inspector (the traceback is in the Server & log tab)", True, 4
+    ),
+    Outcome.AUTH: OutcomeWords("Authorization failed: the server's sign-in stopped the request", True, 5),
 }
+
+# Layers named differently from their outcome; every other layer is its outcome's own word.
+_LAYER_OUTCOMES: dict[str, Outcome] = {"server_error": Outcome.JSONRPC_ERROR, "protocol": Outcome.OUTPUT_INVALID}
+# The words histories kept before outcomes had one table (they kept the layer).
+_OLD_WORDS = _LAYER_OUTCOMES
+SUMMARY_LIMIT = 300  # characters of an error's message in a summary line
+# Verdicts on an answered call that leave it `ok`: anything else is `output_invalid`.
+CLEAN_VERDICTS = frozenset({"valid", "no_schema"})
+
+# The layer an error of each kind stops a request at (any other kind: the connection).
+_KIND_LAYERS: dict[ErrorKind, Layer] = {
+    ErrorKind.SERVER_ERROR: "server_error",
+    ErrorKind.TIMEOUT: "timeout",
+    ErrorKind.PROTOCOL: "protocol",
+    ErrorKind.SIZE_LIMIT: "size_limit",
+    ErrorKind.AUTH: "auth",
+    ErrorKind.INTERNAL: "internal",
+    ErrorKind.CANCELLED: "cancelled",
+}
+
+
+def layer_of(kind: ErrorKind) -> Layer:
+    """The layer a classified error stopped a request at."""
+    return _KIND_LAYERS.get(kind, "connection")
+
+
+def outcome_of(layer: str, verdict: ResultVerdict | None) -> Outcome:
+    """The outcome of a request, from the layer it stopped at and the verdict on its result."""
+    outcome = _LAYER_OUTCOMES.get(layer) or Outcome.parse(layer) or Outcome.CONNECTION
+    if outcome is Outcome.OK and verdict is not None and verdict.verdict not in CLEAN_VERDICTS:
+        return Outcome.OUTPUT_INVALID
+    return outcome
 
 
 @dataclass(frozen=True)
 class CallOutcome:
-    """What a test call produced, and at which layer it stopped."""
+    """What a test request produced, and at which layer it stopped; `outcome` is the word everyone says."""
 
     layer: Layer
     result: dict[str, Any] | None = None
     verdict: ResultVerdict | None = None
     error: ErrorInfo | None = None
     latency_ms: float = 0.0
+
+    @property
+    def outcome(self) -> Outcome:
+        return outcome_of(self.layer, self.verdict)
+
+    def summary(self) -> str:
+        """One line of words: the outcome's heading, and the error (with its JSON-RPC code) or the verdict."""
+        heading = self.outcome.heading
+        if self.error is not None:
+            code = f" (JSON-RPC error {self.error.code})" if self.error.code is not None else ""
+            return f"{heading}{code}: {visible(self.error.message, SUMMARY_LIMIT)}"
+        if self.verdict is not None and self.verdict.verdict not in (*CLEAN_VERDICTS, "tool_error"):
+            return f"{heading}; output: {self.verdict.verdict.replace('_', ' ')}"
+        return heading
 
 
 def find_tool(snapshot: Snapshot, name: str) -> dict[str, Any] | None:

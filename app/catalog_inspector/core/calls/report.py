@@ -1,24 +1,10 @@
 """One test call as a document (`mcp-call-result/1`): its outcome, the exit code each outcome means, the JSON.
 
-Plain data: no SDK import. `core.session.requests` sends the request and reports the
-*layer* it stopped at; this module folds that layer, the output verdict and
-the argument check into the one outcome a script reads:
-
-    layer (core.session.requests)   verdict (core.calls.validation)             outcome
-    ───────────────────  ────────────────────────────────────  ──────────────
-    ok                   valid, no_schema                      ok
-    ok                   invalid, missing_structured_content,  output_invalid
-                         bad_schema, too_large, over_budget,
-                         crashed
-    protocol             —                                     output_invalid
-    tool_error           —                                     tool_error
-    server_error         —                                     jsonrpc_error
-    unknown_tool         —                                     unknown_tool
-    timeout              —                                     timeout
-    connection, cut_off,
-    cancelled            —                                     connection
-    (argument check)     —                                     invalid_arguments
-    (walk not accepted)  —                                     catalog_failed
+Plain data: no SDK import. `core.session` sends the request and reports the
+*layer* it stopped at; `core.calls.outcome` folds that layer and the verdict
+into the one outcome a script reads (its table has the words and the exit
+codes); an argument check that fails is `invalid_arguments`, a walk that was not
+accepted `catalog_failed`, and neither sends anything.
 
 `argument_errors` and `output_errors` hold what a validator found, each at a
 JSON pointer into the arguments or the structured content. A schema that could
@@ -36,15 +22,14 @@ is null exactly when the outcome is `ok`.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from catalog_inspector.core.calls.outcome import CLEAN_VERDICTS, OUTCOMES, CallOutcome, Outcome, outcome_of
 from catalog_inspector.core.calls.validation import FieldProblem, ResultVerdict, Validation
 from catalog_inspector.core.errors import ErrorInfo
 
 if TYPE_CHECKING:
-    from catalog_inspector.core.calls.outcome import CallOutcome
     from catalog_inspector.core.catalog import Snapshot
 
 __all__ = [
@@ -63,56 +48,6 @@ FORMAT = "mcp-call-result/1"
 ERROR_TEXT_LIMIT = 2000  # characters of a failed tool's own text quoted in `error.message`
 
 
-class Outcome(enum.StrEnum):
-    """Where one test call ended; `exit_code` is what the `call` command exits with."""
-
-    # The server answered, the tool succeeded, and its structured content honours the output schema (or it has none).
-    OK = "ok"
-    # The arguments break the input schema, or it cannot be used to check them: nothing was sent.
-    INVALID_ARGUMENTS = "invalid_arguments"
-    # The tool is not in the accepted catalog: nothing was sent.
-    UNKNOWN_TOOL = "unknown_tool"
-    # The server answered; the tool failed (`isError: true`).
-    TOOL_ERROR = "tool_error"
-    # The server answered with a JSON-RPC error response.
-    JSONRPC_ERROR = "jsonrpc_error"
-    # The server answered, but the result breaks the output schema, cannot be checked against it, or is malformed.
-    OUTPUT_INVALID = "output_invalid"
-    # No answer within the call timeout.
-    TIMEOUT = "timeout"
-    # The transport closed or the server process died before the answer came.
-    CONNECTION = "connection"
-    # The catalog walk before the call was not accepted: nothing was called.
-    CATALOG_FAILED = "catalog_failed"
-
-    @property
-    def exit_code(self) -> int:
-        """0 ok; 1 answered but wrong; 3 not sent; 4 no answer (2 is kept for usage errors)."""
-        return _EXIT_CODES[self]
-
-
-_EXIT_CODES = {
-    Outcome.OK: 0,
-    Outcome.TOOL_ERROR: 1,
-    Outcome.JSONRPC_ERROR: 1,
-    Outcome.OUTPUT_INVALID: 1,
-    Outcome.INVALID_ARGUMENTS: 3,
-    Outcome.UNKNOWN_TOOL: 3,
-    Outcome.TIMEOUT: 4,
-    Outcome.CONNECTION: 4,
-    Outcome.CATALOG_FAILED: 4,
-}
-
-_LAYER_OUTCOMES = {
-    "ok": Outcome.OK,
-    "tool_error": Outcome.TOOL_ERROR,
-    "unknown_tool": Outcome.UNKNOWN_TOOL,
-    "server_error": Outcome.JSONRPC_ERROR,
-    "timeout": Outcome.TIMEOUT,
-    "protocol": Outcome.OUTPUT_INVALID,  # the server answered, with something that is not a CallToolResult
-}
-# Verdicts on an answered call that leave it `ok`: anything else is `output_invalid`.
-_CLEAN_VERDICTS = frozenset({"valid", "no_schema"})
 # Verdicts that are no check at all: the output errors hold one entry at the root saying why.
 _NOT_CHECKED = frozenset({"missing_structured_content", "bad_schema", "too_large", "over_budget", "crashed"})
 
@@ -193,19 +128,11 @@ def argument_problems(validation: Validation) -> tuple[FieldProblem, ...]:
 
 def output_problems(verdict: ResultVerdict | None) -> tuple[FieldProblem, ...]:
     """The output errors of a verdict; a result that could not be checked is one entry at the root."""
-    if verdict is None or verdict.verdict in _CLEAN_VERDICTS or verdict.verdict == "tool_error":
+    if verdict is None or verdict.verdict in CLEAN_VERDICTS or verdict.verdict == "tool_error":
         return ()
     if verdict.verdict == "invalid":
         return verdict.problems
     return (FieldProblem("", verdict.detail or verdict.verdict.replace("_", " "), verdict.verdict),)
-
-
-def outcome_of(layer: str, verdict: ResultVerdict | None) -> Outcome:
-    """The outcome of a call that was sent, from the layer it stopped at and the verdict on its result."""
-    outcome = _LAYER_OUTCOMES.get(layer, Outcome.CONNECTION)  # cut_off, cancelled: the answer never came
-    if outcome is Outcome.OK and verdict is not None and verdict.verdict not in _CLEAN_VERDICTS:
-        return Outcome.OUTPUT_INVALID
-    return outcome
 
 
 def _tool_error(result: dict[str, Any]) -> CallError:
@@ -238,7 +165,7 @@ def report_of(
 ) -> CallReport:
     """The report of a call that went out (unknown tools included: `call_tool` refuses those itself)."""
     kind = outcome_of(outcome.layer, outcome.verdict)
-    sent = kind is not Outcome.UNKNOWN_TOOL
+    sent = OUTCOMES[kind].sent
     output_errors = output_problems(outcome.verdict) if kind is not Outcome.TOOL_ERROR else ()
     error: CallError | None = None
     if outcome.error is not None:

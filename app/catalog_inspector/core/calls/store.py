@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from catalog_inspector.core.calls.outcome import Outcome
 from catalog_inspector.core.config import ServerSpec, server_key
 from catalog_inspector.core.files import write_text_safely
 from catalog_inspector.core.redact import redacted_args, redacted_url
@@ -35,7 +36,8 @@ class CallRecord:
         at: when it was sent (ISO 8601, UTC).
         kind: "tool", "resource" or "prompt"; `name` is the tool, URI or prompt.
         arguments: the arguments sent (None when they were over `ARGUMENTS_CAP`, see `arguments_cut`).
-        outcome: the layer it ended at (`ok`, `tool_error`, `timeout` …) and `verdict` the output verdict.
+        outcome: how it ended, an `Outcome` word (`ok`, `jsonrpc_error`, `timeout` …; older files' layer
+            words are read as the outcome they mean), and `verdict` the output verdict.
         summary: a line of words about the outcome.
     """
 
@@ -56,12 +58,18 @@ class CallRecord:
             kind=str(data.get("kind", "tool")),
             name=str(data.get("name", "")),
             arguments=data.get("arguments"),
-            outcome=str(data.get("outcome", "")),
+            outcome=_outcome_word(str(data.get("outcome", ""))),
             duration_ms=float(data.get("duration_ms", 0.0)),
             verdict=str(data.get("verdict", "")),
             summary=str(data.get("summary", "")),
             arguments_cut=bool(data.get("arguments_cut", False)),
         )
+
+
+def _outcome_word(word: str) -> str:
+    """Today's word for a stored outcome (a history written before outcomes had one table kept the layer)."""
+    outcome = Outcome.parse(word)
+    return str(outcome) if outcome is not None else word
 
 
 def capped(arguments: Any) -> tuple[Any, bool]:

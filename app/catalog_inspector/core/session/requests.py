@@ -1,9 +1,9 @@
-"""Test calls: send `tools/call` raw and judge the result against the accepted snapshot.
+"""Sending test requests raw on a live connection: `tools/call` judged against the accepted snapshot,
+`resources/read` and `prompts/get` shown as they come.
 
-Four failure layers stay distinct: an unknown tool (local, nothing sent), the
-transport (closed, timed out), a JSON-RPC error response, and a result with
-`isError: true` (the server answered; the tool failed). Reading a resource and
-getting a prompt are sent the same way, with the same layers where they apply.
+Each ends in a `core.calls.CallOutcome`: the layer it stopped at (an unknown tool,
+local and never sent; the transport; a JSON-RPC error; a tool's `isError: true`;
+a result), with the error or the verdict.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 import mcp_types as types
 from mcp.shared.dispatcher import ProgressFnT
 
-from catalog_inspector.core.calls import CallOutcome, Judge, Layer, find_tool, judge_in_process
+from catalog_inspector.core.calls import CallOutcome, Judge, Layer, find_tool, judge_in_process, layer_of
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind
 from catalog_inspector.core.session.connection import Connection
@@ -42,23 +42,16 @@ async def call_tool(
     tool = find_tool(snapshot, name)
     if tool is None:
         message = f"{name!r} is not in the accepted catalog; nothing was sent"
-        return CallOutcome("unknown_tool", error=ErrorInfo(ErrorKind.PROTOCOL, message))
+        return CallOutcome("unknown_tool", error=ErrorInfo(ErrorKind.NOT_SENT, message))
     request = types.CallToolRequest(params=types.CallToolRequestParams(name=name, arguments=arguments))
     start = time.perf_counter()
     answered = await _send(connection, request, timeout, progress)
     latency = (time.perf_counter() - start) * 1000
     if isinstance(answered, ErrorInfo):
-        return CallOutcome(_LAYERS.get(answered.kind, "connection"), error=answered, latency_ms=latency)
+        return CallOutcome(layer_of(answered.kind), error=answered, latency_ms=latency)
     verdict = await judge(tool, answered)
     layer: Layer = "tool_error" if answered.get("isError") is True else "ok"
     return CallOutcome(layer, answered, verdict, latency_ms=latency)
-
-
-_LAYERS: dict[ErrorKind, Layer] = {
-    ErrorKind.SERVER_ERROR: "server_error",
-    ErrorKind.TIMEOUT: "timeout",
-    ErrorKind.PROTOCOL: "protocol",
-}
 
 
 async def _send(
@@ -92,5 +85,5 @@ async def _outcome(connection: Connection, request: Any, timeout: float | None) 
     answered = await _send(connection, request, timeout)
     latency = (time.perf_counter() - start) * 1000
     if isinstance(answered, ErrorInfo):
-        return CallOutcome(_LAYERS.get(answered.kind, "connection"), error=answered, latency_ms=latency)
+        return CallOutcome(layer_of(answered.kind), error=answered, latency_ms=latency)
     return CallOutcome("ok", answered, latency_ms=latency)

@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
 from catalog_inspector.core.calls import CallOutcome, Validation, call_command, verdict_words
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import CallTicket, Runtime, ServerSupervisor
-from catalog_inspector.runtime.calldesk import outcome_summary
 from catalog_inspector.ui.widgets.call_arguments import ArgumentsEditor
 from catalog_inspector.ui.widgets.call_form import CallForm
 from catalog_inspector.ui.widgets.call_views import CallHistoryView, ResultView
@@ -335,8 +334,9 @@ class CallPanel(QWidget):
         if ticket is not self.ticket:
             return
         self.ticket = None
-        self.outcome.setText(f"{outcome_summary(outcome)} — {outcome.latency_ms:,.0f} ms")
+        self.outcome.setText(f"{outcome.summary()} — {outcome.latency_ms:,.0f} ms")
         self.outcome.setProperty("layer", outcome.layer)
+        self.outcome.setProperty("outcome", str(outcome.outcome))
         # The words hold the server's keys (in JSON pointers): made visible and bounded here, as any server text.
         words = verdict_words(outcome.verdict) if outcome.result is not None else ""
         self.verdict.setText(visible(words, VERDICT_LIMIT, keep_newlines=True))

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPush
 from catalog_inspector.core.calls import CallOutcome
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import CallTicket, ServerSupervisor
-from catalog_inspector.runtime.calldesk import outcome_summary
 from catalog_inspector.ui.widgets.call_views import ResultView
 
 __all__ = ["RequestBox"]
@@ -118,8 +117,9 @@ class RequestBox(QWidget):
         if ticket is not self.ticket:
             return
         self.ticket = None
-        self.outcome.setText(f"{outcome_summary(outcome)} — {outcome.latency_ms:,.0f} ms")
+        self.outcome.setText(f"{outcome.summary()} — {outcome.latency_ms:,.0f} ms")
         self.outcome.setProperty("layer", outcome.layer)
+        self.outcome.setProperty("outcome", str(outcome.outcome))
         if outcome.result is not None:
             self.result.show_result(outcome.result, self.kind)
         else:
