@@ -121,7 +121,7 @@ def test_a_task_that_raises_past_the_worker_still_reports_back(rig: Rig, qtbot, 
     monkeypatch.setattr(SessionWorker, "run", raising)
     supervisor = rig.runtime([demo_spec("normal")]).supervisors[0]
     lines: list[str] = []
-    supervisor.log_appended.connect(lines.append)
+    supervisor.log_appended.connect(lines.extend)
     with qtbot.waitSignal(supervisor.refresh_failed, timeout=20_000) as failed:
         supervisor.refresh()
     snapshot = failed.args[0]
@@ -129,7 +129,7 @@ def test_a_task_that_raises_past_the_worker_still_reports_back(rig: Rig, qtbot, 
         snapshot.error.kind is ErrorKind.INTERNAL and "RuntimeError: a bug past every guard" in snapshot.error.message
     )
     assert supervisor.state is ServerState.FAILED and not supervisor.busy
-    assert any("Traceback" in line for line in lines), "the traceback goes to the server log"
+    qtbot.waitUntil(lambda: any("Traceback" in line for line in lines), timeout=5_000)  # the log's next batch
     monkeypatch.undo()
     with qtbot.waitSignal(supervisor.catalog_accepted, timeout=20_000):
         assert supervisor.refresh()
@@ -156,18 +156,17 @@ def test_two_servers_failing_at_once_each_report_their_own_failure(rig: Rig, qtb
     assert flaky_error is not None and flaky_error.kind is ErrorKind.SERVER_ERROR and flaky_error.code == -32603
 
 
-def _ready_with_calls(rig: Rig, qtbot, delay: float) -> ServerSupervisor:  # type: ignore[no-untyped-def]
-    supervisor = rig.runtime([demo_spec("normal", "--call-delay", str(delay))]).supervisors[0]
+def _ready_with_calls(rig: Rig, qtbot, gate: Path) -> ServerSupervisor:  # type: ignore[no-untyped-def]
+    """A ready server whose calls answer only once `gate` exists (however slow the machine, they are in flight)."""
+    supervisor = rig.runtime([demo_spec("normal", "--call-gate", str(gate))]).supervisors[0]
     with qtbot.waitSignal(supervisor.catalog_accepted, timeout=20_000):
         supervisor.refresh()
     return supervisor
 
 
 def test_a_call_in_flight_during_a_swap_finishes_on_the_session_it_started_on(rig: Rig, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    gate = tmp_path / "gate"  # the call answers once the gate is open: after the swap, however slow the machine
-    supervisor = rig.runtime([demo_spec("normal", "--call-gate", str(gate))], LIMITS).supervisors[0]
-    with qtbot.waitSignal(supervisor.catalog_accepted, timeout=20_000):
-        supervisor.refresh()
+    gate = tmp_path / "gate"  # the call answers once the gate is open: after the swap
+    supervisor = _ready_with_calls(rig, qtbot, gate)
     supervisor.call_drain = 30.0
     old_pid = rig.pids[0]
     finished: list[tuple[CallTicket, object]] = []
@@ -186,8 +185,8 @@ def test_a_call_in_flight_during_a_swap_finishes_on_the_session_it_started_on(ri
     rig.gone([old_pid])
 
 
-def test_a_call_the_swap_cuts_off_says_so_never_connection(rig: Rig, qtbot) -> None:  # type: ignore[no-untyped-def]
-    supervisor = _ready_with_calls(rig, qtbot, delay=10.0)
+def test_a_call_the_swap_cuts_off_says_so_never_connection(rig: Rig, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    supervisor = _ready_with_calls(rig, qtbot, tmp_path / "never-opened")
     supervisor.call_drain = 0.2  # the replaced session will not wait for this call
     finished: list[object] = []
     supervisor.call_finished.connect(lambda _ticket, outcome: finished.append(outcome))

@@ -123,3 +123,19 @@ async def test_settle_waits_for_jobs_that_jobs_spawn_and_is_bounded() -> None:
     assert not await tasks.settle(0.05)
     tasks.cancel_all()
     assert await tasks.settle(5)
+
+
+async def test_a_groups_jobs_count_in_the_whole_set_and_the_group_waits_for_its_own_only() -> None:
+    seen = Reports()
+    runtime = TaskSet(seen.bug)
+    server = runtime.group()
+    other = asyncio.Event()
+    runtime.spawn(other.wait(), None, seen.errors.append)
+    server.spawn(_value("mine"), seen.results.append, seen.errors.append)
+    assert len(runtime) == 2 and len(server) == 1
+    assert await server.settle(5), "the group does not wait for the runtime's other jobs"
+    assert seen.results == ["mine"] and len(runtime) == 1
+    runtime.close()
+    assert server.closing and server.spawn(_value("late"), seen.results.append, seen.errors.append) is None
+    other.set()
+    assert await runtime.settle(5)

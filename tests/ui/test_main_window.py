@@ -350,7 +350,7 @@ def test_a_deleted_window_receives_nothing_from_the_runtime(qtbot, qloop, tmp_pa
             supervisor.walk_started.emit()
             supervisor.page_arrived.emit("tools", PageRecord(0, None, None, 0, (), 0, 0.0))
             supervisor.session_lost.emit(ErrorInfo(ErrorKind.CONNECTION, "gone"))
-            supervisor.log_appended.emit("a line")
+            supervisor.log_appended.emit(["a line"])
         runtime.exported.emit(tmp_path / "x.json", None)
     assert isinstance(runtime, QObject)
     # A slot of a deleted model or window raises "Internal C++ object already deleted".

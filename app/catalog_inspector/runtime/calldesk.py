@@ -5,7 +5,10 @@ Validation of untrusted schemas runs in the offload sandbox, within its time
 budget (a catastrophic `pattern` is stopped and reported, never waited out);
 reading and writing the files runs on the offload threads. Widgets ask with
 plain method calls and hear back through signals; a request carries a token so
-a widget can drop answers to questions it no longer asks.
+a widget can drop answers to questions it no longer asks. Every job runs in the
+runtime's task set and always answers: a check that fails (the sandbox could not
+be asked, a bug) answers with a `crashed` validation, and a file that cannot be
+read or written is said on the message bridge.
 """
 
 from __future__ import annotations
@@ -22,14 +25,18 @@ from catalog_inspector.core.calls import (
     CallOutcome,
     CallRecord,
     CallStore,
+    Failure,
+    Validation,
     capped,
     lint_schema,
     lint_tools,
 )
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import ServerSpec
+from catalog_inspector.runtime.messages import MessageBridge, failure_words
 from catalog_inspector.runtime.offload import Offload, OffloadClosed
 from catalog_inspector.runtime.supervisor import CallTicket, ServerSupervisor
+from catalog_inspector.runtime.tasks import TaskSet
 
 __all__ = ["CallDesk"]
 
@@ -51,7 +58,6 @@ class CallDesk(QObject):
         linted(int, object): the lint issues (a tuple of LintIssue) for the request with this token.
         history_changed(str): this server's `histories` entry changed.
         sets_changed(str): this server's `sets` entry changed.
-        failed(str, str): a history file could not be read or written (server, message).
         catalog_linted(str): this server's `lints` entry is for its accepted catalog now.
     """
 
@@ -59,19 +65,26 @@ class CallDesk(QObject):
     linted = Signal(int, object)
     history_changed = Signal(str)
     sets_changed = Signal(str)
-    failed = Signal(str, str)
     catalog_linted = Signal(str)
 
-    def __init__(self, supervisors: list[ServerSupervisor], offload: Offload, store: CallStore | None) -> None:
+    def __init__(
+        self,
+        supervisors: list[ServerSupervisor],
+        offload: Offload,
+        store: CallStore | None,
+        tasks: TaskSet | None = None,
+        messages: MessageBridge | None = None,
+    ) -> None:
         super().__init__()
         self.store = store
         self.histories: dict[str, list[CallRecord]] = {}
         self.sets: dict[str, dict[str, dict[str, Any]]] = {}
         self.lints: dict[str, dict[str, tuple[Any, ...]]] = {}
         self._offload = offload
+        self._tasks = tasks if tasks is not None else TaskSet()
+        self._messages = messages if messages is not None else MessageBridge()
         self._specs: dict[str, ServerSpec] = {}
         self._supervisors: list[ServerSupervisor] = []
-        self._tasks: set[asyncio.Task[None]] = set()
         self._writes: dict[str, asyncio.Lock] = {}
         for supervisor in supervisors:
             self.follow(supervisor)
@@ -100,38 +113,56 @@ class CallDesk(QObject):
         for name in self._specs:
             self.load(name)
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    def _spawn(self, work: Coroutine[Any, Any, None], server: str, what: str, droppable: bool = False) -> None:
+        """Run one job of this desk; whatever it raises is said (with what it was doing) on the message bridge."""
+
+        def failed(exc: BaseException) -> None:
+            self._messages.error(f"could not {what}: {failure_words(exc)}", server or None)
+
+        self._tasks.spawn(work, None, failed, name=f"calls: {what}", droppable=droppable)
 
     # -- validation and lint ---------------------------------------------------
     def validate(self, token: int, schema: Any, instance: Any) -> None:
-        """Validate `instance` against an untrusted `schema` in the sandbox; `validated(token, …)` answers."""
-        self._spawn(self._validate(token, schema, instance))
+        """Validate `instance` against an untrusted `schema` in the sandbox; `validated(token, …)` always answers
+        (a check that could not be made answers `crashed`, with why)."""
 
-    async def _validate(self, token: int, schema: Any, instance: Any) -> None:
-        try:
-            validation = await self._offload.validate(schema, instance)
-        except OffloadClosed:
-            return  # shutting down
-        self.validated.emit(token, validation)
+        def failed(exc: BaseException) -> None:
+            detail = f"the check could not be made: {failure_words(exc)}"
+            self.validated.emit(token, Validation(failure=Failure.CRASHED, detail=detail))
+
+        self._tasks.spawn(
+            self._offload.validate(schema, instance),
+            self._answer(token),
+            failed,
+            name="calls: validate",
+            droppable=True,
+        )
+
+    def _answer(self, token: int) -> Any:
+        return lambda validation: self.validated.emit(token, validation)
 
     def lint(self, token: int, schema: Any) -> None:
-        """Lint an untrusted input schema on a worker thread; `linted(token, issues)` answers."""
-        self._spawn(self._lint(token, schema))
+        """Lint an untrusted input schema on a worker thread; `linted(token, issues)` answers (no issues when
+        the lint itself failed: that is said on the message bridge)."""
 
-    async def _lint(self, token: int, schema: Any) -> None:
-        try:
-            issues = await self._offload.run(lint_schema, schema)
-        except OffloadClosed:
-            return
-        self.linted.emit(token, issues)
+        def failed(exc: BaseException) -> None:
+            self.linted.emit(token, ())
+            self._messages.error(f"could not lint the schema: {failure_words(exc)}")
+
+        self._tasks.spawn(
+            self._offload.run(lint_schema, schema),
+            lambda issues: self.linted.emit(token, issues),
+            failed,
+            name="calls: lint",
+            droppable=True,
+        )
 
     def _on_supervisor_catalog_accepted(self, snapshot: Snapshot) -> None:
         supervisor = self.sender()
         if isinstance(supervisor, ServerSupervisor):
-            self._spawn(self._lint_catalog(supervisor.spec.name, snapshot))
+            self._spawn(
+                self._lint_catalog(supervisor.spec.name, snapshot), supervisor.spec.name, "lint the catalog", True
+            )
 
     async def _lint_catalog(self, name: str, snapshot: Snapshot) -> None:
         """Lint a whole catalog a slice per event, on this (the GUI's) thread.
@@ -162,7 +193,7 @@ class CallDesk(QObject):
         """Read the server's history and argument sets (`history_changed`, `sets_changed` follow)."""
         spec = self._specs.get(name)
         if spec is not None and self.store is not None:
-            self._spawn(self._load(spec))
+            self._spawn(self._load(spec), name, "read the call history", True)
 
     async def _load(self, spec: ServerSpec) -> None:
         assert self.store is not None
@@ -201,7 +232,7 @@ class CallDesk(QObject):
         del history[:-keep]
         self.history_changed.emit(name)
         if self.store is not None:
-            self._spawn(self._write(supervisor.spec, record))
+            self._spawn(self._write(supervisor.spec, record), name, "keep the call in the history")
 
     async def _write(self, spec: ServerSpec, record: CallRecord) -> None:
         assert self.store is not None
@@ -210,8 +241,6 @@ class CallDesk(QObject):
                 await self._offload.run(self.store.record, spec, record)
             except OffloadClosed:
                 return
-            except OSError as exc:
-                self.failed.emit(spec.name, f"could not keep the call in the history: {exc.strerror or exc}")
 
     # -- argument sets -----------------------------------------------------------
     def save_set(self, name: str, tool: str, set_name: str, arguments: Any) -> None:
@@ -219,7 +248,9 @@ class CallDesk(QObject):
         self.sets_changed.emit(name)
         spec = self._specs.get(name)
         if spec is not None and self.store is not None:
-            self._spawn(self._persist(spec, self.store.save_set, tool, set_name, arguments))
+            self._spawn(
+                self._persist(spec, self.store.save_set, tool, set_name, arguments), name, "save the argument set"
+            )
 
     def delete_set(self, name: str, tool: str, set_name: str) -> None:
         tools = self.sets.get(name, {})
@@ -227,7 +258,7 @@ class CallDesk(QObject):
         self.sets_changed.emit(name)
         spec = self._specs.get(name)
         if spec is not None and self.store is not None:
-            self._spawn(self._persist(spec, self.store.delete_set, tool, set_name))
+            self._spawn(self._persist(spec, self.store.delete_set, tool, set_name), name, "delete the argument set")
 
     async def _persist(self, spec: ServerSpec, write: Any, *args: Any) -> None:
         async with self._writes.setdefault(spec.name, asyncio.Lock()):
@@ -235,5 +266,3 @@ class CallDesk(QObject):
                 await self._offload.run(write, spec, *args)
             except OffloadClosed:
                 return
-            except OSError as exc:
-                self.failed.emit(spec.name, f"could not save the argument set: {exc.strerror or exc}")

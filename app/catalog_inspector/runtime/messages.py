@@ -16,9 +16,16 @@ from PySide6.QtCore import QObject, Signal
 
 from catalog_inspector.core.text import visible
 
-__all__ = ["Level", "Message", "MessageBridge"]
+__all__ = ["Level", "Message", "MessageBridge", "failure_words"]
 
 TEXT_LIMIT = 500  # characters of one message
+
+
+def failure_words(exc: BaseException) -> str:
+    """An error in a few words: the OS's own words for a file, the type and message of anything else."""
+    if isinstance(exc, OSError):
+        return str(exc.strerror or exc)
+    return f"{type(exc).__name__}: {exc}"
 
 
 class Level(enum.Enum):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -16,14 +17,17 @@ from catalog_inspector.core.files import write_text_safely
 from catalog_inspector.core.processes import ProcessRegistry
 from catalog_inspector.runtime.calldesk import CallDesk
 from catalog_inspector.runtime.collector import Collector
+from catalog_inspector.runtime.messages import MessageBridge, failure_words
 from catalog_inspector.runtime.offload import Offload
 from catalog_inspector.runtime.signins import SignInDesk, install_hooks
 from catalog_inspector.runtime.supervisor import ServerSupervisor
+from catalog_inspector.runtime.tasks import TaskSet
 from catalog_inspector.runtime.tracker import DriftTracker
 
 __all__ = ["Runtime", "write_snapshot_file"]
 
 SETTLE_TIMEOUT = 3.0  # seconds quitting waits for a just-accepted catalog to reach the history
+OFFLOAD_SETTLE_TIMEOUT = 2.0  # seconds quitting waits for jobs still on the offload threads (a keyring read)
 
 
 def write_snapshot_file(snapshot: Snapshot, path: Path, extra: dict[str, Any] | None = None) -> None:
@@ -46,6 +50,9 @@ class Runtime(QObject):
         calls: validation, lint, history and argument sets of test calls.
         signins: the sign-ins servers ask for, what kept sign-ins allow, signing out. The app's
             sign-in hooks are installed for every connection when a runtime is made.
+        tasks: every job the runtime runs (each supervisor's sessions and calls are a group of it);
+            every one ends in one report, and shutdown waits for them all (bounded).
+        messages: the message bridge: every desk's failures and news for the person.
         consent: the local commands the user agreed to run (None: no question asked).
         problems: the config's entries that could not be used, shown in the sidebar with why.
 
@@ -71,6 +78,8 @@ class Runtime(QObject):
         problems: list[EntryProblem] | None = None,
     ) -> None:
         super().__init__()
+        self.messages = MessageBridge(self)
+        self.tasks = TaskSet(self._on_bug)
         self.offload = offload if offload is not None else Offload()
         if registry is not None:  # the validation worker is a process of ours too
             self.offload.sandbox.record_processes(registry.add, registry.remove)
@@ -79,17 +88,20 @@ class Runtime(QObject):
         self.consent = consent
         self.problems = list(problems or [])
         self.collector = Collector(self)
-        self.tracker = DriftTracker([], self.offload, history)
-        self.calls = CallDesk([], self.offload, call_store)
-        self.signins = SignInDesk(self.offload)
+        self.tracker = DriftTracker([], self.offload, history, self.tasks, self.messages)
+        self.calls = CallDesk([], self.offload, call_store, self.tasks, self.messages)
+        self.signins = SignInDesk(self.offload, self.tasks, self.messages)
         install_hooks()
         self.supervisors = [self._supervise(spec) for spec in specs]
-        self._shutdown: asyncio.Task[None] | None = None
-        self._exports: set[asyncio.Task[None]] = set()
-        self._retiring: set[asyncio.Task[None]] = set()
+        self._shutting_down = False
+
+    def _on_bug(self, where: str, exc: BaseException) -> None:
+        """A report that itself failed: our bug. Its traceback on stderr, its words to the person."""
+        traceback.print_exception(exc)
+        self.messages.error(f"internal error in the inspector ({where}): {failure_words(exc)}")
 
     def _supervise(self, spec: ServerSpec) -> ServerSupervisor:
-        supervisor = ServerSupervisor(spec, self.limits, self.registry, self.offload.check_result)
+        supervisor = ServerSupervisor(spec, self.limits, self.registry, self.offload.check_result, self.tasks.group())
         supervisor.consent = self.consent.approved if self.consent is not None else None
         supervisor.page_arrived.connect(self._on_supervisor_page_arrived)
         supervisor.catalog_accepted.connect(self._on_supervisor_catalog_accepted)
@@ -106,7 +118,7 @@ class Runtime(QObject):
         or removed one has its sessions closed in the background (politely: the
         app is not quitting) and leaves no process. `servers_changed` follows.
         """
-        if self._shutdown is not None:
+        if self._shutting_down:
             return
         problems = list(problems or [])
         if [s.spec for s in self.supervisors] == list(specs) and problems == self.problems:
@@ -135,10 +147,13 @@ class Runtime(QObject):
         self.signins.forget(supervisor)
         supervisor.page_arrived.disconnect(self._on_supervisor_page_arrived)
         supervisor.catalog_accepted.disconnect(self._on_supervisor_catalog_accepted)
-        task = asyncio.ensure_future(supervisor.close(quick=False))
-        self._retiring.add(task)
-        task.add_done_callback(self._retiring.discard)
-        task.add_done_callback(lambda _task: supervisor.deleteLater())
+        name = supervisor.spec.name
+
+        def failed(exc: BaseException) -> None:
+            supervisor.deleteLater()
+            self.messages.error(f"could not close the replaced session cleanly: {failure_words(exc)}", name)
+
+        self.tasks.spawn(supervisor.close(quick=False), lambda _done: supervisor.deleteLater(), failed, name="retire")
 
     def _on_supervisor_page_arrived(self, _list_name: str, page: PageRecord) -> None:
         self.collector.items_arrived(page.items)
@@ -150,36 +165,42 @@ class Runtime(QObject):
         return next((s for s in self.supervisors if s.spec.name == name), None)
 
     def export(self, snapshot: Snapshot, path: Path, extra: dict[str, Any] | None = None) -> None:
-        """Write `snapshot` (plus `extra` keys, see `core.catalog.export`) to `path` off the GUI thread; `exported` reports the outcome."""
-        task = asyncio.ensure_future(self._export(snapshot, path, extra))
-        self._exports.add(task)
-        task.add_done_callback(self._exports.discard)
+        """Write `snapshot` (plus `extra` keys, see `core.catalog.export`) to `path` off the GUI thread; `exported`
+        reports the outcome: None, or the error (an OSError, or whatever else stopped it, as an OSError's words)."""
 
-    async def _export(self, snapshot: Snapshot, path: Path, extra: dict[str, Any] | None) -> None:
-        try:
-            await self.offload.run(write_snapshot_file, snapshot, path, extra)
-        except OSError as exc:
-            self.exported.emit(path, exc)
-        except RuntimeError as exc:  # shutting down
-            self.exported.emit(path, OSError(str(exc)))
-        else:
-            self.exported.emit(path, None)
+        def failed(exc: BaseException) -> None:
+            self.exported.emit(path, exc if isinstance(exc, OSError) else OSError(failure_words(exc)))
+
+        task = self.tasks.spawn(
+            self.offload.run(write_snapshot_file, snapshot, path, extra),
+            lambda _done: self.exported.emit(path, None),
+            failed,
+            name="export",
+        )
+        if task is None:
+            self.exported.emit(path, OSError("the app is quitting"))
 
     def shutdown(self) -> None:
         """Close every session in the background, quickly; `shutdown_finished` fires when done."""
-        if self._shutdown is None:
-            self._shutdown = asyncio.ensure_future(self._close_all())
+        if not self._shutting_down:
+            self._shutting_down = True
+            asyncio.ensure_future(self._close_all())  # the one task outside the set: it is what waits for the set
 
     async def _close_all(self) -> None:
         try:
+            self.tasks.cancel_droppable()  # checks, lints, listings: nobody is left to read them
             # In parallel, and without grace periods: the window is already gone, nobody should wait.
-            await asyncio.gather(
-                *(s.close(quick=True) for s in self.supervisors), *self._retiring, self.tracker.settle(SETTLE_TIMEOUT)
-            )
+            await asyncio.gather(*(s.close(quick=True) for s in self.supervisors))
+            # The one count: whatever is still in flight (a catalog accepted just before quitting reaching the
+            # history, a replaced session closing) gets a bounded moment to report.
+            await self.tasks.settle(SETTLE_TIMEOUT)
         finally:
+            self.tasks.close()  # from here on nothing new starts, and "the offload is closed" is no failure
             if self.registry is not None:
                 # Anything that survived its session's own shutdown goes now.
                 self.registry.kill_all()
             await self.offload.aclose()
-            await self.signins.settle()  # its reads were waiting on the offload threads: they end now
+            # Jobs waiting on the offload threads (a keyring read) end now; a keyring that hangs is not waited out.
+            if not await self.tasks.settle(OFFLOAD_SETTLE_TIMEOUT):
+                self.tasks.cancel_all()
             self.shutdown_finished.emit()

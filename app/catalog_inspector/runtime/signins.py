@@ -16,7 +16,6 @@ walk or a call ended, a sign-in ended), never at start.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Coroutine
 from typing import Any
 
@@ -34,12 +33,12 @@ from catalog_inspector.core.oauth import (
     set_default_hooks,
 )
 from catalog_inspector.core.text import visible
+from catalog_inspector.runtime.messages import MessageBridge, failure_words
 from catalog_inspector.runtime.offload import Offload, OffloadClosed
 from catalog_inspector.runtime.supervisor import ServerSupervisor, asking
+from catalog_inspector.runtime.tasks import TaskSet
 
 __all__ = ["SignInDesk", "install_hooks"]
-
-SETTLE_S = 2.0  # seconds a shutdown waits for the reads and sign-outs in flight
 
 _before: OAuthHooks | None = None  # the hooks installed before the app's: for connections outside a supervisor
 
@@ -91,14 +90,15 @@ class SignInDesk(QObject):
     grant_changed = Signal(str)
     signed_out = Signal(str, object)
 
-    def __init__(self, offload: Offload) -> None:
+    def __init__(self, offload: Offload, tasks: TaskSet | None = None, messages: MessageBridge | None = None) -> None:
         super().__init__()
         self.grants: dict[str, Grant | None] = {}
         self._offload = offload
+        self._tasks = tasks if tasks is not None else TaskSet()
+        self._messages = messages if messages is not None else MessageBridge()
         self._supervisors: dict[str, ServerSupervisor] = {}
         self._reading: set[str] = set()
         self._again: set[str] = set()
-        self._tasks: set[asyncio.Task[None]] = set()
 
     def follow(self, supervisor: ServerSupervisor) -> None:
         """Follow a server's sign-ins (at start, and when the configuration adds or changes one)."""
@@ -134,7 +134,7 @@ class SignInDesk(QObject):
             self._again.add(name)  # one read at a time per server; the latest state is read once more
             return
         self._reading.add(name)
-        self._spawn(self._read(supervisor))
+        self._spawn(self._read(supervisor), name, "read the kept sign-in", True)
 
     def sign_out(self, name: str) -> bool:
         """Forget the server's tokens, client registration and metadata; close the session that holds them.
@@ -143,19 +143,17 @@ class SignInDesk(QObject):
         """
         if not self.can_sign_out(name):
             return False
-        self._spawn(self._sign_out(self._supervisors[name]))
+        self._spawn(self._sign_out(self._supervisors[name]), name, "sign out")
         return True
 
-    async def settle(self) -> None:
-        """Wait for the reads and sign-outs in flight to end (at shutdown, once the offload threads are closed)."""
-        if self._tasks:  # bounded: a shutdown never waits on a keyring
-            await asyncio.wait(list(self._tasks), timeout=SETTLE_S)
-
     # -- off the GUI thread ---------------------------------------------------
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    def _spawn(self, work: Coroutine[Any, Any, None], server: str, what: str, droppable: bool = False) -> None:
+        """Run one job of this desk; whatever it raises is said on the message bridge."""
+
+        def failed(exc: BaseException) -> None:
+            self._messages.error(f"could not {what}: {failure_words(exc)}", server)
+
+        self._tasks.spawn(work, None, failed, name=f"sign-ins: {what}", droppable=droppable)
 
     async def _read(self, supervisor: ServerSupervisor) -> None:
         name = supervisor.spec.name

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from catalog_inspector.core.calls import CallOutcome, Judge, judge_in_process
 from catalog_inspector.core.catalog import PageRecord, Snapshot, failed_snapshot
@@ -39,6 +39,7 @@ from catalog_inspector.core.session import (
     source_of,
 )
 from catalog_inspector.core.transport import ServerLog
+from catalog_inspector.runtime.tasks import TaskSet
 
 __all__ = ["Attempt", "CallTicket", "ServerState", "ServerSupervisor", "asking"]
 
@@ -144,7 +145,7 @@ class ServerSupervisor(QObject):
         call_finished(object, object): a test call ended (CallTicket, CallOutcome).
         call_progress(object, float, object, object): a progress notification for a call
             (CallTicket, progress, total or None, message or None).
-        log_appended(str): a stderr line from the server.
+        log_appended(object): stderr lines from the server (a list of str), a batch per event-loop turn.
         sign_in_changed(): `sign_in` changed: a sign-in began waiting, or ended (finished, cancelled,
             timed out, or its session went away).
         sign_in_noticed(str): words about a sign-in a person should know, no failure (a refused
@@ -159,7 +160,7 @@ class ServerSupervisor(QObject):
     session_lost = Signal(object)
     call_finished = Signal(object, object)
     call_progress = Signal(object, float, object, object)
-    log_appended = Signal(str)
+    log_appended = Signal(object)
     sign_in_changed = Signal()
     sign_in_noticed = Signal(str)
 
@@ -169,6 +170,7 @@ class ServerSupervisor(QObject):
         limits: Limits,
         registry: ProcessRegistry | None = None,
         judge: Judge = judge_in_process,
+        tasks: TaskSet | None = None,
     ) -> None:
         super().__init__()
         self.spec = spec
@@ -180,7 +182,8 @@ class ServerSupervisor(QObject):
         self.accepted_at: datetime | None = None
         self.attempt: Attempt | None = None
         self.lost: ErrorInfo | None = None
-        self.log = ServerLog(on_line=self.log_appended.emit)
+        self.log = ServerLog(on_line=self._on_log_line)
+        self._log_pending: list[str] = []
         self.call_drain = limits.request_timeout
         self.changes_heard = 0  # list-changed notifications heard, on any session (for the curious and for tests)
         self.sign_in: SignIn | None = None
@@ -188,7 +191,7 @@ class ServerSupervisor(QObject):
         self._judge = judge
         self._active: SessionWorker | None = None
         self._candidate: SessionWorker | None = None
-        self._tasks: dict[object, asyncio.Task[None]] = {}
+        self._tasks = tasks if tasks is not None else TaskSet()  # this server's group of the runtime's task set
         self._cancelled: set[CallTicket] = set()  # calls the user stopped (their tasks end as "cancelled")
         self._stale = False
         self._candidate_saw_change = False  # list_changed arrived while the candidate walked
@@ -241,7 +244,7 @@ class ServerSupervisor(QObject):
         self._candidate_saw_change = False
         self._set_state(ServerState.CONNECTING)
         self.walk_started.emit()
-        self._start(candidate, self._run_worker(candidate))
+        self._start(candidate, self._run_worker(candidate), lambda exc: self._on_crashed(candidate, exc))
         return True
 
     def cancel(self) -> bool:
@@ -290,9 +293,13 @@ class ServerSupervisor(QObject):
         worker, snapshot = self._active, self.accepted
         if worker is None or worker.connection is None or snapshot is None or self._closing:
             return None
-        self._start(ticket, self._run_call(ticket, worker, worker.connection, snapshot))
+        task = self._start(
+            ticket, self._run_call(ticket, worker, worker.connection, snapshot), self._call_failed(ticket)
+        )
+        if task is None:
+            return None
         # A call cancelled before its task first ran never enters its own handler: report it here.
-        self._tasks[ticket].add_done_callback(lambda task: self._report_cancelled(ticket) if task.cancelled() else None)
+        task.add_done_callback(lambda done: self._report_cancelled(ticket) if done.cancelled() else None)
         return ticket
 
     def cancel_sign_in(self) -> bool:
@@ -327,7 +334,20 @@ class ServerSupervisor(QObject):
         """
         self.sign_in = sign_in
         self.sign_in_changed.emit()
-        self._start(object(), self._follow_sign_in(sign_in, asyncio.current_task()))  # SignIn is unhashable
+        # SignIn is unhashable: a fresh key. A bug while following it is ours: in the log, and the sign-in ends.
+        self._start(object(), self._follow_sign_in(sign_in, asyncio.current_task()), self._log_bug)
+
+    def _on_log_line(self, line: str) -> None:
+        # A flooding server writes a line per write: one signal per line through the presenter to the
+        # pane costs the GUI thread per line. The lines of one turn of the loop go as one batch.
+        self._log_pending.append(line)
+        if len(self._log_pending) == 1:
+            QTimer.singleShot(0, self._flush_log)
+
+    def _flush_log(self) -> None:
+        lines, self._log_pending = self._log_pending, []
+        if lines:
+            self.log_appended.emit(lines)
 
     def hear_sign_in_notice(self, words: str) -> None:
         self.log.append(f"[mcp-catalog-inspector] sign-in: {words}")
@@ -359,32 +379,32 @@ class ServerSupervisor(QObject):
         self._closing = True
         if self.sign_in is not None:
             self.sign_in.cancel()  # nobody is left to finish it: its listener closes at once
-        for owner in list(self._tasks):
+        for owner in self._tasks.keys():
             if isinstance(owner, SessionWorker):
                 owner.stop(quick=quick)
         if self._candidate is not None:
             self.cancel()
-        tasks = list(self._tasks.values())
-        if tasks:
-            await asyncio.wait(tasks, timeout=CLOSE_TIMEOUT)
-        stuck = [task for task in tasks if not task.done()]
-        for task in stuck:
-            task.cancel()
-        if stuck:
-            await asyncio.wait(stuck, timeout=CLOSE_TIMEOUT)
+        if not await self._tasks.settle(CLOSE_TIMEOUT):
+            self._tasks.cancel_all()
+            await self._tasks.settle(CLOSE_TIMEOUT)
 
     # -- tasks: each one ends in exactly one report ----------------------------
-    def _start(self, owner: object, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.ensure_future(work)
-        self._tasks[owner] = task
-        task.add_done_callback(lambda _task: self._tasks.pop(owner, None))
+    def _start(
+        self, owner: object, work: Coroutine[Any, Any, None], on_error: Callable[[BaseException], None]
+    ) -> asyncio.Task[None] | None:
+        """One job of this server's, keyed by what it is for (a worker, a call's ticket); `on_error` takes
+        whatever it raises, so a bug anywhere below still ends in a report (a failed walk, a call outcome)."""
+        return self._tasks.spawn(work, None, on_error, key=owner, name=f"{self.spec.name}: {type(owner).__name__}")
+
+    def _call_failed(self, ticket: CallTicket) -> Callable[[BaseException], None]:
+        def failed(exc: BaseException) -> None:
+            self.call_finished.emit(ticket, CallOutcome("internal", error=self._report_bug(exc).info))
+
+        return failed
 
     async def _run_worker(self, worker: SessionWorker) -> None:
         asking.set(self)  # this task's own context: the SDK's tasks under it inherit it
-        try:
-            await worker.run(lambda snapshot: self._on_walked(worker, snapshot))
-        except Exception as exc:  # the task boundary: a bug anywhere below still reports back
-            self._on_crashed(worker, exc)
+        await worker.run(lambda snapshot: self._on_walked(worker, snapshot))
 
     async def _run_call(
         self, ticket: CallTicket, worker: SessionWorker, connection: Connection, snapshot: Snapshot
@@ -410,8 +430,8 @@ class ServerSupervisor(QObject):
             cancelled = CallOutcome("cut_off", error=ErrorInfo(ErrorKind.CONNECTION, "the call was cancelled"))
             self.call_finished.emit(ticket, cancelled)
             raise
-        except Exception as exc:  # the task boundary
-            outcome = CallOutcome("connection", error=self._report_bug(exc).info)
+        except Exception as exc:  # the task boundary: our bug is an outcome of its own
+            outcome = CallOutcome("internal", error=self._report_bug(exc).info)
         finally:
             worker.call_finished()
         if outcome.layer == "connection" and worker.retired:
@@ -427,6 +447,9 @@ class ServerSupervisor(QObject):
             self._on_walked(worker, self._crashed_snapshot(error))
         elif worker is self._active:
             self._on_lost(worker, error)
+
+    def _log_bug(self, exc: BaseException) -> None:
+        self._report_bug(exc)
 
     def _report_bug(self, exc: BaseException) -> CatalogError:
         """Our own bug: classify it as `internal` and put its traceback in the server log."""

@@ -5,6 +5,9 @@ against the catalog accepted before it, in this run or, after a restart, the
 newest one kept on disk. Reading, diffing, digesting and writing all run on the
 offload threads; the GUI thread only receives the finished report. One
 server's reports are made in the order its catalogs were accepted.
+
+Every job runs in the runtime's task set: a file that cannot be read or written,
+or a bug, reaches the message bridge with the server's name, never silence.
 """
 
 from __future__ import annotations
@@ -38,8 +41,10 @@ from catalog_inspector.core.drift import (
     rows_of,
     save_pins,
 )
+from catalog_inspector.runtime.messages import MessageBridge, failure_words
 from catalog_inspector.runtime.offload import Offload, OffloadClosed
 from catalog_inspector.runtime.supervisor import ServerSupervisor
+from catalog_inspector.runtime.tasks import TaskSet
 
 __all__ = ["Comparison", "DriftTracker"]
 
@@ -77,20 +82,27 @@ class DriftTracker(QObject):
         collisions: tool name → the servers (in config order) whose accepted catalogs offer it, when more than one.
 
     Signals:
-        report_ready(str): a new report for this server is in `reports`.
+        report_ready(str): a new report for this server is in `reports` (a new catalog's first report).
+        approval_changed(str): this server's approval (`pins`, and its check in `reports`) changed.
         history_changed(str): this server's `entries` changed.
         collisions_changed(): `collisions` changed.
-        failed(str, str): a history or approval file could not be read or written (server, message).
         comparison_ready(str, object): a comparison asked for with `request_comparison` (server, Comparison).
     """
 
     report_ready = Signal(str)
+    approval_changed = Signal(str)
     history_changed = Signal(str)
     collisions_changed = Signal()
-    failed = Signal(str, str)
     comparison_ready = Signal(str, object)
 
-    def __init__(self, supervisors: list[ServerSupervisor], offload: Offload, history: History | None) -> None:
+    def __init__(
+        self,
+        supervisors: list[ServerSupervisor],
+        offload: Offload,
+        history: History | None,
+        tasks: TaskSet | None = None,
+        messages: MessageBridge | None = None,
+    ) -> None:
         super().__init__()
         self.history = history
         self.reports: dict[str, DriftReport] = {}
@@ -98,10 +110,12 @@ class DriftTracker(QObject):
         self.pins: dict[str, Pins | None] = {}
         self.collisions: dict[str, tuple[str, ...]] = {}
         self._offload = offload
+        self._tasks = tasks if tasks is not None else TaskSet()
+        self._messages = messages if messages is not None else MessageBridge()
         self._supervisors: dict[str, ServerSupervisor] = {}
         self._last: dict[str, Snapshot] = {}  # the catalog each server's next one is compared with
+        self._reported: dict[str, Snapshot] = {}  # the catalog each server's report in `reports` is of
         self._locks: dict[str, asyncio.Lock] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
         for supervisor in supervisors:
             self.follow(supervisor)
 
@@ -115,15 +129,17 @@ class DriftTracker(QObject):
         supervisor = self._supervisors.pop(name, None)
         if supervisor is not None:
             supervisor.catalog_accepted.disconnect(self._on_supervisor_catalog_accepted)
-        for table in (self.reports, self.entries, self.pins, self._last):
+        for table in (self.reports, self.entries, self.pins, self._last, self._reported):
             table.pop(name, None)
-        self._spawn(self._collide())
+        self._spawn(self._collide(), "", "compare tool names across servers", True)
 
     def report_for(self, supervisor: ServerSupervisor) -> DriftReport | None:
-        """The report of the catalog the server shows now (None while it is being made)."""
-        report = self.reports.get(supervisor.spec.name)
+        """The report of the catalog the server shows now (None while it is being made): matched by identity."""
+        name = supervisor.spec.name
         accepted = supervisor.accepted
-        return report if report is not None and accepted is not None and report.taken_at == accepted.taken_at else None
+        if accepted is None or self._reported.get(name) is not accepted:
+            return None
+        return self.reports.get(name)
 
     # -- following the supervisors --------------------------------------------
     def _on_supervisor_catalog_accepted(self, snapshot: Snapshot) -> None:
@@ -138,13 +154,19 @@ class DriftTracker(QObject):
         self._last[name] = snapshot  # taken now, in acceptance order: the next refresh compares with this one
         attempt = supervisor.attempt
         after_stale = attempt is not None and attempt.after_stale
-        self._spawn(self._track(supervisor.spec, previous, snapshot, after_stale))
-        self._spawn(self._collide())
+        self._spawn(self._track(supervisor.spec, previous, snapshot, after_stale), name, "keep the catalog's drift")
+        self._spawn(self._collide(), "", "compare tool names across servers", True)
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.ensure_future(work)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    def _spawn(self, work: Coroutine[Any, Any, None], server: str, what: str, droppable: bool = False) -> None:
+        """Run one job of this desk; whatever it raises is said (with what it was doing) on the message bridge.
+
+        `droppable`: a job whose answer only the window wants (a listing, a comparison): quitting cancels it.
+        """
+
+        def failed(exc: BaseException) -> None:
+            self._messages.error(f"could not {what}: {failure_words(exc)}", server or None)
+
+        self._tasks.spawn(work, None, failed, name=f"tracker: {what}", droppable=droppable)
 
     def _lock(self, name: str) -> asyncio.Lock:
         return self._locks.setdefault(name, asyncio.Lock())
@@ -157,10 +179,13 @@ class DriftTracker(QObject):
                 self.pins[name] = pins
             except OffloadClosed:
                 return  # shutting down
-            except Exception as exc:  # a damaged file must not cost the user the catalog
-                self.failed.emit(name, f"could not compare with the history: {exc}")
+            except Exception as exc:  # a damaged file must not cost the user the catalog: it comes without drift
+                self._messages.error(f"could not compare with the history: {failure_words(exc)}", name)
                 report = DriftReport(taken_at=snapshot.taken_at, after_stale=after_stale)
+            if self._supervisors.get(name) is None:
+                return  # the configuration dropped the server meanwhile
             self.reports[name] = report
+            self._reported[name] = snapshot
             self.report_ready.emit(name)
             if self.history is not None:
                 try:
@@ -168,7 +193,7 @@ class DriftTracker(QObject):
                 except OffloadClosed:
                     return
                 except OSError as exc:
-                    self.failed.emit(name, f"could not keep the catalog in the history: {exc.strerror or exc}")
+                    self._messages.error(f"could not keep the catalog in the history: {failure_words(exc)}", name)
             await self._refresh_entries(spec)
 
     def _report(
@@ -189,13 +214,10 @@ class DriftTracker(QObject):
             self.entries[spec.name] = await self._offload.run(self.history.entries, spec)
         except OffloadClosed:
             return
+        except OSError as exc:
+            self._messages.error(f"could not list the kept snapshots: {failure_words(exc)}", spec.name)
+            return
         self.history_changed.emit(spec.name)
-
-    async def settle(self, timeout: float) -> None:
-        """Wait (bounded) for reports and history writes in progress: a catalog accepted just before
-        quitting is still kept."""
-        if self._tasks:
-            await asyncio.wait(list(self._tasks), timeout=timeout)
 
     async def _collide(self) -> None:
         catalogs = {
@@ -216,14 +238,14 @@ class DriftTracker(QObject):
         """List the server's kept snapshots (`history_changed` says when `entries` has them)."""
         supervisor = self._supervisors.get(name)
         if supervisor is not None:
-            self._spawn(self._refresh_entries(supervisor.spec))
+            self._spawn(self._refresh_entries(supervisor.spec), name, "list the kept snapshots", True)
 
     def delete(self, name: str, entry: Entry) -> None:
         """Delete one kept snapshot; `history_changed` follows."""
         supervisor = self._supervisors.get(name)
         if supervisor is None or self.history is None:
             return
-        self._spawn(self._delete(supervisor.spec, entry))
+        self._spawn(self._delete(supervisor.spec, entry), name, f"delete {entry.path.name}")
 
     async def _delete(self, spec: ServerSpec, entry: Entry) -> None:
         assert self.history is not None
@@ -232,7 +254,7 @@ class DriftTracker(QObject):
         except OffloadClosed:
             return
         except OSError as exc:
-            self.failed.emit(spec.name, f"could not delete {entry.path.name}: {exc.strerror or exc}")
+            self._messages.error(f"could not delete {entry.path.name}: {failure_words(exc)}", spec.name)
         await self._refresh_entries(spec)
 
     def set_keep(self, keep: int) -> None:
@@ -240,14 +262,14 @@ class DriftTracker(QObject):
         if self.history is None:
             return
         self.history.keep = max(1, keep)
-        for supervisor in self._supervisors.values():
-            self._spawn(self._prune(supervisor.spec))
+        for name, supervisor in self._supervisors.items():
+            self._spawn(self._prune(supervisor.spec), name, "remove kept snapshots beyond the limit")
 
     async def _prune(self, spec: ServerSpec) -> None:
         assert self.history is not None
         try:
             doomed = await self._offload.run(self.history.prune, spec)
-        except (RuntimeError, OSError):
+        except OffloadClosed:
             return
         if doomed:
             await self._refresh_entries(spec)
@@ -257,7 +279,7 @@ class DriftTracker(QObject):
         supervisor = self._supervisors.get(name)
         if supervisor is None or supervisor.accepted is None:
             return False
-        self._spawn(self._approve(supervisor.spec, supervisor.accepted))
+        self._spawn(self._approve(supervisor.spec, supervisor.accepted), name, "save the approval")
         return True
 
     async def _approve(self, spec: ServerSpec, snapshot: Snapshot) -> None:
@@ -270,9 +292,6 @@ class DriftTracker(QObject):
                 check = await self._offload.run(check_pins, pins, snapshot.tools.items)
             except OffloadClosed:
                 return
-            except OSError as exc:
-                self.failed.emit(spec.name, f"could not save the approval: {exc.strerror or exc}")
-                return
             self.pins[spec.name] = pins
             self._replace_pins(spec.name, snapshot, check)
 
@@ -280,25 +299,28 @@ class DriftTracker(QObject):
         supervisor = self._supervisors.get(name)
         if supervisor is None:
             return
-        self._spawn(self._forget(supervisor.spec))
+        self._spawn(self._forget(supervisor.spec), name, "forget the approval")
 
     async def _forget(self, spec: ServerSpec) -> None:
         async with self._lock(spec.name):
             if self.history is not None:
                 try:
                     await self._offload.run(forget_pins, self.history.directory(spec))
-                except (RuntimeError, OSError):
+                except OffloadClosed:
                     return
             self.pins[spec.name] = None
             report = self.reports.get(spec.name)
             if report is not None:
                 self.reports[spec.name] = _with_pins(report, None)
-                self.report_ready.emit(spec.name)
+            self.approval_changed.emit(spec.name)
 
     def _replace_pins(self, name: str, snapshot: Snapshot, check: PinCheck) -> None:
-        report = self.reports.get(name) or DriftReport(taken_at=snapshot.taken_at)
+        report = self.reports.get(name)
+        if report is None or self._reported.get(name) is not snapshot:
+            report = DriftReport(taken_at=snapshot.taken_at)
+            self._reported[name] = snapshot
         self.reports[name] = _with_pins(report, check)
-        self.report_ready.emit(name)
+        self.approval_changed.emit(name)
 
     def request_comparison(self, name: str, old: Entry, new: Entry | None) -> None:
         """Compare two kept snapshots (`new` None: the accepted catalog); `comparison_ready` brings the result."""
@@ -306,7 +328,9 @@ class DriftTracker(QObject):
         if supervisor is None:
             return
         current = supervisor.accepted
-        self._spawn(self._comparison(name, old, new if new is not None else current))
+        self._spawn(
+            self._comparison(name, old, new if new is not None else current), name, "compare the snapshots", True
+        )
 
     async def _comparison(self, name: str, old: Entry, new: Entry | Snapshot | None) -> None:
         old_label = old.label()

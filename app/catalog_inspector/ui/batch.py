@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
 from PySide6.QtCore import QObject, QTimer
@@ -17,7 +18,8 @@ class Batcher(QObject, Generic[T]):
 
     A view that repaints per item stalls under a fast walk or a flooding server;
     one batch per interval keeps it to a few repaints. `keep_last` bounds what
-    waits between flushes (older items are dropped first).
+    waits between flushes (older items are dropped first, in constant time each);
+    `dropped` says, while `flush` runs, how many were dropped since the last batch.
     """
 
     def __init__(
@@ -29,8 +31,9 @@ class Batcher(QObject, Generic[T]):
     ) -> None:
         super().__init__(parent)
         self._flush = flush
-        self._keep_last = keep_last
-        self._pending: list[T] = []
+        self._pending: deque[T] = deque(maxlen=keep_last)
+        self._seen = 0  # items added since the last batch
+        self.dropped = 0
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(interval_ms)
@@ -38,17 +41,25 @@ class Batcher(QObject, Generic[T]):
 
     def add(self, item: T) -> None:
         self._pending.append(item)
-        if self._keep_last is not None:
-            del self._pending[: -self._keep_last]
+        self._seen += 1
         if not self._timer.isActive():
+            self._timer.start()
+
+    def extend(self, items: Sequence[T]) -> None:
+        self._pending.extend(items)
+        self._seen += len(items)
+        if items and not self._timer.isActive():
             self._timer.start()
 
     def clear(self) -> None:
         """Drop what waits (the view is about to show something else)."""
         self._timer.stop()
-        self._pending = []
+        self._pending.clear()
+        self._seen = 0
 
     def _deliver(self) -> None:
-        items, self._pending = self._pending, []
+        items = list(self._pending)
+        self._pending.clear()
+        self.dropped, self._seen = max(0, self._seen - len(items)), 0
         if items:
             self._flush(items)

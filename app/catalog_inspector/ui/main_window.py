@@ -32,6 +32,7 @@ from catalog_inspector.core.config import ConfigStore, EntryProblem
 from catalog_inspector.core.drift import Entry
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import Runtime, ServerSupervisor
+from catalog_inspector.runtime.messages import Message
 from catalog_inspector.runtime.tracker import Comparison
 from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.dialogs.imports import ImportDialog
@@ -56,6 +57,8 @@ from catalog_inspector.ui.widgets.tools_pane import ToolsPane
 __all__ = ["MainWindow"]
 
 LOG_LINES = 5000
+LOG_BATCH = 300  # lines one repaint of the log appends (~30 µs each: within a frame); a flood skips the rest
+LOG_BATCH_MS = 100
 OTHER_LISTS = tuple(name for name in LIST_NAMES if name != "tools")
 STATUS_MS = 5000
 
@@ -67,7 +70,7 @@ _PRESENTER_SIGNALS = (
     "drift_changed",
     "pages_added",
     "details_changed",
-    "log_line",
+    "log_lines",
     "status_message",
 )
 
@@ -105,9 +108,9 @@ class MainWindow(QMainWindow):
         runtime.exported.connect(self._on_runtime_exported)
         runtime.tracker.collisions_changed.connect(self._on_tracker_collisions_changed)
         runtime.tracker.comparison_ready.connect(self._on_tracker_comparison_ready)
-        runtime.tracker.failed.connect(self._on_tracker_failed)
+        runtime.messages.shown.connect(self._on_messages_shown)
+        runtime.messages.cleared.connect(self._on_messages_cleared)
         runtime.calls.catalog_linted.connect(self._on_calls_catalog_linted)
-        runtime.calls.failed.connect(self._on_tracker_failed)
         runtime.signins.sign_in_started.connect(self._on_signins_sign_in_started)
         self._restore()
 
@@ -168,7 +171,7 @@ class MainWindow(QMainWindow):
         self.server_log = plain_text_view("serverLog", self)
         self.server_log.setMaximumBlockCount(LOG_LINES)
         # A server may flood stderr: lines reach the pane in batches, at most LOG_LINES per batch.
-        self._log_batch: Batcher[str] = Batcher(self._append_log, 100, keep_last=LOG_LINES, parent=self)
+        self._log_batch: Batcher[str] = Batcher(self._append_log, LOG_BATCH_MS, keep_last=LOG_BATCH, parent=self)
         server_tab = QSplitter(Qt.Orientation.Vertical, self)
         server_tab.addWidget(self.server_info)
         server_tab.addWidget(self.server_log)
@@ -492,8 +495,8 @@ class MainWindow(QMainWindow):
     def _on_presenter_pages_added(self, list_name: str) -> None:
         self._timeline(list_name).pages_added()
 
-    def _on_presenter_log_line(self, line: str) -> None:
-        self._log_batch.add(line)
+    def _on_presenter_log_lines(self, lines: list[str]) -> None:
+        self._log_batch.extend(lines)
 
     def _on_presenter_status_message(self, text: str) -> None:
         if text:
@@ -502,6 +505,10 @@ class MainWindow(QMainWindow):
             self.statusBar().clearMessage()
 
     def _append_log(self, lines: list[str]) -> None:
+        skipped = self._log_batch.dropped
+        if skipped:
+            # A flood: the pane shows the latest lines of each batch, within a frame's work, and says what it skipped.
+            lines = [f"[… {skipped:,} lines skipped: the server wrote faster than they can be shown]", *lines]
         self.server_log.appendPlainText("\n".join(lines))
 
     def _on_tree_double_clicked(self, index: object) -> None:
@@ -557,9 +564,12 @@ class MainWindow(QMainWindow):
         linted = self.runtime.calls.lints.get(name, {})
         self.tools_pane.set_lint({tool: lint_words(issues) for tool, issues in linted.items()})
 
-    def _on_tracker_failed(self, name: str, message: str) -> None:
-        # The config's name and an error that may quote the server: one escaped line, bounded.
-        self.statusBar().showMessage(visible(f"{name}: {message}", 500), 8000)
+    def _on_messages_shown(self, message: Message) -> None:
+        # Made visible and bounded by the bridge: a server's words never render as anything but text.
+        self.statusBar().showMessage(message.text, message.level.timeout_ms)
+
+    def _on_messages_cleared(self) -> None:
+        self.statusBar().clearMessage()
 
     def _on_runtime_exported(self, path: Path, error: OSError | None) -> None:
         if error is None:

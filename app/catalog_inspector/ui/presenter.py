@@ -151,7 +151,7 @@ class ServerPresenter(QObject):
         drift_changed(): the drift report, the approval check or the history of this server changed.
         pages_added(str): the live walk of this list (name) has new pages in its sequence.
         details_changed(): the server details (`server_text`) or whether it can sign out changed.
-        log_line(str): a line for the server log (already made visible).
+        log_lines(object): lines for the server log (a list of str, already made visible).
         status_message(str): passing news for the status bar ("" clears it).
     """
 
@@ -162,7 +162,7 @@ class ServerPresenter(QObject):
     drift_changed = Signal()
     pages_added = Signal(str)
     details_changed = Signal()
-    log_line = Signal(str)
+    log_lines = Signal(object)
     status_message = Signal(str)
 
     def __init__(
@@ -182,6 +182,7 @@ class ServerPresenter(QObject):
         self._duplicates: tuple[Snapshot | None, list[Duplicate]] = (None, [])
         if tracker is not None:
             tracker.report_ready.connect(self._on_tracker_report_ready)
+            tracker.approval_changed.connect(self._on_tracker_report_ready)
             tracker.history_changed.connect(self._on_tracker_history_changed)
         self._walk = self._walk_key()
         # Bound methods, not lambdas: Qt drops these connections when the presenter is deleted.
@@ -465,8 +466,8 @@ class ServerPresenter(QObject):
         if name == self.supervisor.spec.name:
             self.drift_changed.emit()
 
-    def _on_supervisor_log_appended(self, line: str) -> None:
-        self.log_line.emit(visible(line))
+    def _on_supervisor_log_appended(self, lines: list[str]) -> None:
+        self.log_lines.emit([visible(line) for line in lines])
 
     def _on_supervisor_sign_in_changed(self) -> None:
         self.banner_changed.emit()

@@ -52,6 +52,7 @@ TERM_GRACE = 1.0  # seconds after SIGTERM before SIGKILL
 QUICK_GRACE = 0.15  # seconds between SIGTERM and SIGKILL when the app quits
 WALK_FIRST = 0.05  # seconds from the spawn to the first walk of the server's process tree
 WALK_MAX = 1.0  # seconds between walks later: the interval doubles up to this
+STDERR_GATHER = 0.01  # seconds the stderr reader waits for more after each read
 MAX_LOG_LINE = 2000
 TAIL_LINES = 5  # the server's last words shown with an exit
 TAIL_WIDTH = 300
@@ -300,6 +301,10 @@ async def bounded_stdio_client(
                     for raw in complete:
                         log.append(raw.decode("utf-8", errors="replace"))
                     pending = bytearray(rest[-MAX_LOG_LINE * 4 :])
+                    # A server's stderr is line-buffered: one write per log line. Read at once, each line
+                    # would cost an event-loop wake-up (under qasync, a Qt event: 200,000 lines took minutes).
+                    # A moment's pause lets the pipe gather what follows; the server waits on a full pipe at worst.
+                    await anyio.sleep(STDERR_GATHER)
             if pending:
                 log.append(pending.decode("utf-8", errors="replace"))
         finally:
