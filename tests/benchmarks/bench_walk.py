@@ -132,6 +132,7 @@ def app(tools: int, page_size: int) -> dict[str, float]:
     from catalog_inspector.runtime import Runtime
     from catalog_inspector.ui.app import freeze_startup_objects
     from catalog_inspector.ui.main_window import MainWindow
+    from catalog_inspector.ui.presenters import AppPresenter
 
     qapp = QApplication([])
     loop = qasync.QEventLoop(qapp)
@@ -191,7 +192,7 @@ def app(tools: int, page_size: int) -> dict[str, float]:
         window.close()
 
     supervisor.page_arrived.connect(on_first_page)
-    window = MainWindow(runtime, settings)  # selecting the only server starts the walk
+    window = MainWindow(AppPresenter(runtime), settings)  # selecting the only server starts the walk
     window.tools_pane.tools_applied.connect(on_applied)
     freeze_startup_objects()  # as run_app does
     start[0] = time.perf_counter()
@@ -213,10 +214,11 @@ def qt_idle(tools: int, page_size: int) -> dict[str, float]:
     from catalog_inspector.core.config import Limits
     from catalog_inspector.runtime import Runtime
     from catalog_inspector.ui.main_window import MainWindow
+    from catalog_inspector.ui.presenters import AppPresenter
 
     qapp = QApplication([])
     settings = QSettings(os.path.join(tempfile.mkdtemp(), "s.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(Runtime([], Limits()), settings)
+    window = MainWindow(AppPresenter(Runtime([], Limits())), settings)
     window.show()
     qapp.processEvents()
     return {"seconds": 0.0}

@@ -11,8 +11,9 @@ from PySide6.QtCore import QCoreApplication, QEvent, QSettings
 from catalog_inspector.core.calls import CallStore
 from catalog_inspector.core.config import LaunchConsent, Limits, ServerSpec
 from catalog_inspector.core.drift import History
-from catalog_inspector.runtime import Runtime
+from catalog_inspector.runtime import Runtime, ServerState
 from catalog_inspector.ui.main_window import MainWindow
+from catalog_inspector.ui.presenters import AppPresenter
 from tests.helpers import recording_registry, spin_until_gone
 
 LIMITS = Limits(request_timeout=5.0, deadline=30.0)
@@ -39,7 +40,7 @@ class Harness:
         registry = recording_registry(self.tmp_path / "sessions", self.pids)
         runtime = Runtime(specs, limits, registry, history=history, call_store=call_store, consent=consent)
         settings = settings or QSettings(str(self.tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-        window = MainWindow(runtime, settings)
+        window = MainWindow(AppPresenter(runtime), settings)
         window.show()  # not qtbot.addWidget: pytest-qt would destroy it before our shutdown check
         self.windows.append(window)
         return window
@@ -68,6 +69,17 @@ def harness(qtbot, qloop, tmp_path: Path) -> Iterator[Harness]:  # type: ignore[
     h = Harness(qtbot, tmp_path)
     yield h
     h.teardown()
+
+
+def shown(window: MainWindow, state: ServerState = ServerState.READY) -> bool:
+    """The selected server is in `state` and the window shows its accepted catalog (published with its report)."""
+    presenter = window.current
+    return (
+        presenter is not None
+        and presenter.supervisor.state is state
+        and presenter.catalog is not None
+        and presenter.catalog is presenter.supervisor.accepted
+    )
 
 
 def wait_for(qtbot, condition: Callable[[], bool], timeout: int = 20_000) -> None:  # type: ignore[no-untyped-def]

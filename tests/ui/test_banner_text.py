@@ -15,7 +15,7 @@ from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.main_window import MainWindow
-from catalog_inspector.ui.presenter import Banner
+from catalog_inspector.ui.presenters import Banner
 from catalog_inspector.ui.widgets.labels import ElidedLabel
 from catalog_inspector.ui.widgets.status_banner import StatusBanner
 from tests.helpers import demo_spec, http_demo
@@ -35,7 +35,7 @@ def parts(window: MainWindow) -> tuple[ElidedLabel, ElidedLabel, QLabel, QPushBu
 
 
 def failed(window: MainWindow) -> bool:
-    return window.current is not None and window.current.state is ServerState.FAILED
+    return window.current is not None and window.current.supervisor.state is ServerState.FAILED
 
 
 def fits(label: ElidedLabel) -> bool:

@@ -8,12 +8,11 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QCheckBox, QLabel, QPlainTextEdit, QPushButton, QTableWidget
 
 from catalog_inspector.core.calls import CallStore, Outcome
-from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.main_window import MainWindow
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.widgets.call_panel import CallPanel
 from tests.helpers import demo_spec
-from tests.ui.conftest import Harness, wait_for
+from tests.ui.conftest import Harness, shown, wait_for
 from tests.ui.test_main_window import tree
 
 
@@ -21,7 +20,7 @@ def ready_window(
     harness: Harness, qtbot, *extra: str, mode: str = "normal", store: CallStore | None = None
 ) -> MainWindow:  # type: ignore[no-untyped-def]
     window = harness.window([demo_spec(mode, *extra, name="calls")], call_store=store)
-    wait_for(qtbot, lambda: window.current is not None and window.current.state is ServerState.READY)
+    wait_for(qtbot, lambda: shown(window))
     wait_for(qtbot, lambda: not window.tools_pane.planning)
     return window
 
@@ -43,8 +42,8 @@ def type_arguments(panel: CallPanel, qtbot, text: str) -> None:  # type: ignore[
 
 
 def send_and_wait(panel: CallPanel, qtbot) -> None:  # type: ignore[no-untyped-def]
-    assert panel.supervisor is not None
-    with qtbot.waitSignal(panel.supervisor.call_finished, timeout=20_000):
+    assert panel.presenter.supervisor is not None
+    with qtbot.waitSignal(panel.presenter.supervisor.call_finished, timeout=20_000):
         qtbot.mouseClick(panel.findChild(QPushButton, "callButton"), Qt.MouseButton.LeftButton)
 
 
@@ -99,10 +98,10 @@ def test_a_tool_not_read_only_asks_once_per_session_and_its_error_is_its_own_lay
     panel = pick(window, qtbot, "delete_everything")
     type_arguments(panel, qtbot, '{"confirm": true}')
     qtbot.mouseClick(panel.findChild(QPushButton, "callButton"), Qt.MouseButton.LeftButton)
-    assert panel.confirm_bar.isVisible() and panel.ticket is None, "nothing is sent before the answer"
+    assert panel.confirm_bar.isVisible() and panel.presenter.ticket is None, "nothing is sent before the answer"
     assert "destructive" in panel.findChild(QLabel, "callConfirmationText").text()
-    assert panel.supervisor is not None
-    with qtbot.waitSignal(panel.supervisor.call_finished, timeout=20_000):
+    assert panel.presenter.supervisor is not None
+    with qtbot.waitSignal(panel.presenter.supervisor.call_finished, timeout=20_000):
         qtbot.mouseClick(panel.findChild(QPushButton, "confirmCallButton"), Qt.MouseButton.LeftButton)
     assert panel.findChild(QLabel, "callOutcome").property("layer") == "tool_error"
     assert "refusing" in panel.findChild(QPlainTextEdit, "callResult").toPlainText()
@@ -139,9 +138,9 @@ def test_cancel_stops_a_call_in_flight(harness: Harness, qtbot) -> None:  # type
     type_arguments(panel, qtbot, '{"text": "hi"}')
     qtbot.mouseClick(panel.findChild(QPushButton, "callButton"), Qt.MouseButton.LeftButton)
     cancel = panel.findChild(QPushButton, "cancelCallButton")
-    assert cancel.isEnabled() and panel.ticket is not None
-    assert panel.supervisor is not None
-    with qtbot.waitSignal(panel.supervisor.call_finished, timeout=5_000):
+    assert cancel.isEnabled() and panel.presenter.ticket is not None
+    assert panel.presenter.supervisor is not None
+    with qtbot.waitSignal(panel.presenter.supervisor.call_finished, timeout=5_000):
         qtbot.mouseClick(cancel, Qt.MouseButton.LeftButton)
     assert panel.findChild(QLabel, "callOutcome").property("layer") == "cancelled"
     assert not cancel.isEnabled()
@@ -160,13 +159,13 @@ def test_history_records_calls_and_re_runs_one(harness: Harness, qtbot, tmp_path
     history = panel.findChild(QTableWidget, "callHistory")
     assert history.rowCount() == 2 and history.item(0, 2).text() == "echo" and history.item(0, 3).text() == "ok"
     history.selectRow(1)  # the older call: "first"
-    assert panel.supervisor is not None
-    with qtbot.waitSignal(panel.supervisor.call_finished, timeout=20_000):
+    assert panel.presenter.supervisor is not None
+    with qtbot.waitSignal(panel.presenter.supervisor.call_finished, timeout=20_000):
         qtbot.mouseClick(panel.findChild(QPushButton, "rerunCallButton"), Qt.MouseButton.LeftButton)
     assert "first" in panel.findChild(QPlainTextEdit, "callResult").toPlainText()
     assert history.rowCount() == 3
-    wait_for(qtbot, lambda: len(store.history(window.current.spec)) == 3)  # type: ignore[union-attr]
-    assert [r.arguments for r in store.history(window.current.spec)] == [  # type: ignore[union-attr]
+    wait_for(qtbot, lambda: len(store.history(window.current.supervisor.spec)) == 3)  # type: ignore[union-attr]
+    assert [r.arguments for r in store.history(window.current.supervisor.spec)] == [  # type: ignore[union-attr]
         {"text": "first"},
         {"text": "second"},
         {"text": "first"},
@@ -186,10 +185,10 @@ def test_a_saved_argument_set_comes_back(harness: Harness, qtbot, tmp_path: Path
     type_arguments(panel, qtbot, '{"text": "saved", "repeat": 3}')
     assert panel.save_set("three times")
     assert window.current is not None
-    wait_for(qtbot, lambda: "echo" in store.argument_sets(window.current.spec))  # type: ignore[union-attr]
+    wait_for(qtbot, lambda: "echo" in store.argument_sets(window.current.supervisor.spec))  # type: ignore[union-attr]
     harness.close(window)
     again = ready_window(harness, qtbot, store=store)
-    again.runtime.calls.load_all()
+    again.app.runtime.calls.load_all()
     panel = pick(again, qtbot, "echo")
     sets = panel.findChild(type(panel.sets), "argumentSets")
     wait_for(qtbot, lambda: sets.findData("three times") > 0)
@@ -201,7 +200,7 @@ def test_a_saved_argument_set_comes_back(harness: Harness, qtbot, tmp_path: Path
 
 def test_a_catastrophic_input_pattern_leaves_the_window_responsive_and_is_over_budget(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = ready_window(harness, qtbot, mode="hostile")
-    window.runtime.offload.budget = 1.0
+    window.app.runtime.offload.budget = 1.0
     panel = pick(window, qtbot, "catastrophic_input")
     ticked: list[bool] = []
     editor = panel.findChild(QPlainTextEdit, "callArguments")
@@ -225,7 +224,7 @@ def test_a_resource_is_read_and_a_prompt_got_with_its_arguments(harness: Harness
     box = window.list_panes["resources"].request
     assert box is not None and box.item is not None and box.item["uri"] == "demo://notes/1"
     assert window.current is not None
-    with qtbot.waitSignal(window.current.call_finished, timeout=20_000):
+    with qtbot.waitSignal(window.current.supervisor.call_finished, timeout=20_000):
         qtbot.mouseClick(window.findChild(QPushButton, "readResourceButton"), Qt.MouseButton.LeftButton)
     assert window.findChild(QLabel, "resourceOutcome").property("layer") == "ok"
     assert window.findChild(QPlainTextEdit, "resourceResult").toPlainText().endswith("a demo note")
@@ -235,7 +234,7 @@ def test_a_resource_is_read_and_a_prompt_got_with_its_arguments(harness: Harness
     field = window.findChild(QLineEdit, "promptArgument:id")
     assert field is not None
     qtbot.keyClicks(field, "n-7")
-    with qtbot.waitSignal(window.current.call_finished, timeout=20_000):
+    with qtbot.waitSignal(window.current.supervisor.call_finished, timeout=20_000):
         qtbot.mouseClick(window.findChild(QPushButton, "getPromptButton"), Qt.MouseButton.LeftButton)
     assert window.findChild(QPlainTextEdit, "promptResult").toPlainText() == "user: prompt summarize"
 
@@ -258,10 +257,10 @@ def test_progress_notifications_show_while_a_call_runs(harness: Harness, qtbot) 
     window = ready_window(harness, qtbot, "--call-delay", "1")
     panel = pick(window, qtbot, "echo")
     type_arguments(panel, qtbot, '{"text": "hi"}')
-    assert panel.supervisor is not None
-    with qtbot.waitSignal(panel.supervisor.call_progress, timeout=10_000):
+    assert panel.presenter.supervisor is not None
+    with qtbot.waitSignal(panel.presenter.supervisor.call_progress, timeout=10_000):
         qtbot.mouseClick(panel.findChild(QPushButton, "callButton"), Qt.MouseButton.LeftButton)
     assert panel.findChild(QLabel, "callProgress").text().startswith("Progress ")
-    with qtbot.waitSignal(panel.supervisor.call_finished, timeout=20_000):
+    with qtbot.waitSignal(panel.presenter.supervisor.call_finished, timeout=20_000):
         pass
     assert panel.findChild(QLabel, "callOutcome").property("layer") == "ok"

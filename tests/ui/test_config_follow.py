@@ -30,8 +30,8 @@ def test_edits_to_the_file_reach_the_sidebar_and_the_sessions(harness: Harness, 
         {"mcpServers": {"keep": entry("normal", tmp_path / "keep"), "drop": entry("normal", tmp_path / "drop")}}
     )
     window = harness.window(load_config(path).specs)
-    watcher = follow_config(path, window.runtime, window)
-    keep, drop = window.runtime.supervisors
+    watcher = follow_config(path, window.app, window)
+    keep, drop = window.app.runtime.supervisors
     for name, supervisor in (("keep", keep), ("drop", drop)):
         assert window.select_server(name)
         wait_for(qtbot, lambda s=supervisor: s.state is ServerState.READY)
@@ -41,19 +41,19 @@ def test_edits_to_the_file_reach_the_sidebar_and_the_sessions(harness: Harness, 
         store.remove("drop")
         store.put("new", entry("single", tmp_path / "new"))
     wait_for(qtbot, lambda: rows(window) == ["keep", "new"])
-    assert window.runtime.supervisors[0] is keep and keep.state is ServerState.READY, (
+    assert window.app.runtime.supervisors[0] is keep and keep.state is ServerState.READY, (
         "an unchanged entry keeps its session"
     )
     harness.assert_gone(dropped)  # the event loop runs meanwhile: the removed server's session closes
-    assert window.current is not None and window.current.spec.name == "keep", (
+    assert window.current is not None and window.current.supervisor.spec.name == "keep", (
         "the selection moved off the removed server"
     )
 
     with qtbot.waitSignal(watcher.changed, timeout=10_000):
         store.put("keep", entry("empty", tmp_path / "keep2"))  # changed: a new session for the new command
-    wait_for(qtbot, lambda: window.runtime.supervisors[0] is not keep)
-    wait_for(qtbot, lambda: window.runtime.supervisors[0].state is ServerState.READY)
-    assert window.current is window.runtime.supervisors[0]
+    wait_for(qtbot, lambda: window.app.runtime.supervisors[0] is not keep)
+    wait_for(qtbot, lambda: window.app.runtime.supervisors[0].state is ServerState.READY)
+    assert window.current is not None and window.current.supervisor is window.app.runtime.supervisors[0]
 
     with qtbot.waitSignal(watcher.changed, timeout=10_000):
         path.write_text('{"mcpServers": {"half')  # a broken save
@@ -86,7 +86,7 @@ def test_a_bad_entry_has_its_own_row_with_its_reason_and_a_way_to_fix_it(
         {"mcpServers": {"good": entry("normal", tmp_path / "g"), "ws": {"type": "websocket", "url": "wss://x"}}}
     )
     window = harness.window(load_config(path).specs)
-    follow_config(path, window.runtime, window)
+    follow_config(path, window.app, window)
     wait_for(qtbot, lambda: rows(window) == ["good", "ws"])
     assert window.select_server("ws")
     assert window.banner.state == "entry" and "type 'websocket' is not supported" in window.banner.label.text()
@@ -97,5 +97,5 @@ def test_a_bad_entry_has_its_own_row_with_its_reason_and_a_way_to_fix_it(
     dialog.transport.setCurrentIndex(dialog.transport.findData("http"))
     dialog.url.setText("https://x.test/mcp")
     dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()
-    wait_for(qtbot, lambda: rows(window) == ["good", "ws"] and window.runtime.supervisor("ws") is not None)
-    assert window.runtime.problems == []
+    wait_for(qtbot, lambda: rows(window) == ["good", "ws"] and window.app.runtime.supervisor("ws") is not None)
+    assert window.app.runtime.problems == []

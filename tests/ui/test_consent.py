@@ -19,7 +19,7 @@ def test_a_new_command_asks_first_and_the_answer_is_kept_per_command_line(
     pidfile = tmp_path / "pids"
     spec = demo_spec("normal", "--pidfile", str(pidfile), name="imported")
     window = harness.window([spec], consent=LaunchConsent(store))
-    supervisor = window.runtime.supervisors[0]
+    supervisor = window.app.runtime.supervisors[0]
     assert window.select_server("imported")
     wait_for(qtbot, lambda: window.banner.state == "consent")
     assert supervisor.state is ServerState.NOT_CONNECTED and not pidfile.exists(), "nothing ran before the answer"

@@ -21,7 +21,7 @@ from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.main_window import MainWindow
 from catalog_inspector.ui.models.roles import Role
 from tests.helpers import demo_spec
-from tests.ui.conftest import Harness, wait_for
+from tests.ui.conftest import Harness, shown, wait_for
 from tests.ui.test_main_window import tree
 
 
@@ -45,7 +45,7 @@ def reported(window: MainWindow) -> bool:
 
 
 def accept_refresh(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
-    supervisor = window.current
+    supervisor = window.current.supervisor if window.current is not None else None
     assert supervisor is not None
     before = supervisor.accepted
     window.refresh()
@@ -131,7 +131,7 @@ def test_any_two_kept_snapshots_can_be_compared_and_deleted(harness: Harness, qt
     selection = kept.selectionModel()
     for row in (0, 2):
         selection.select(kept.model().index(row, 0), QItemSelectionModel.SelectionFlag.Select)
-    with qtbot.waitSignal(window.runtime.tracker.comparison_ready, timeout=10_000):
+    with qtbot.waitSignal(window.app.runtime.tracker.comparison_ready, timeout=10_000):
         qtbot.mouseClick(window.findChild(QPushButton, "compareButton"), Qt.MouseButton.LeftButton)
     summary = window.findChild(QLabel, "driftSummary").text()
     assert summary.startswith("From ") and "breaking" in summary
@@ -181,8 +181,8 @@ def test_a_pinned_tool_whose_description_changes_is_flagged(harness: Harness, qt
 def test_a_rejected_duplicate_shows_both_definitions_side_by_side(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     spec = demo_spec("refresh-duplicate", "--state", str(tmp_path / "dup.json"), name="dup")
     window = harness.window([spec])
-    wait_for(qtbot, lambda: window.current is not None and window.current.state is ServerState.READY)
-    supervisor = window.current
+    wait_for(qtbot, lambda: shown(window))
+    supervisor = window.current.supervisor if window.current is not None else None
     with qtbot.waitSignal(supervisor.refresh_failed, timeout=20_000):
         window.refresh()
     table = window.findChild(QTableWidget, "duplicatesView")
@@ -206,15 +206,15 @@ def test_a_rejected_duplicate_shows_both_definitions_side_by_side(harness: Harne
 def test_list_changed_before_the_walk_leaves_the_server_ready(harness: Harness, qtbot, era: tuple[str, ...]) -> None:  # type: ignore[no-untyped-def]
     window = harness.window([demo_spec("notify-early", *era, name="early")])
     wait_for(qtbot, lambda: reported(window))
-    assert window.current is not None and window.current.state is ServerState.READY
-    assert window.current.changes_heard >= 1, "the server did announce a change (before the first page)"
+    assert shown(window)
+    assert window.current.supervisor.changes_heard >= 1, "the server did announce a change (before the first page)"
     accept_refresh(window, qtbot)
-    assert window.current.state is ServerState.READY, "still ready after a refresh that heard it again"
+    assert window.current.supervisor.state is ServerState.READY, "still ready after a refresh that heard it again"
 
 
 def test_a_refresh_after_a_stale_mark_says_whether_anything_changed(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = harness.window([demo_spec("notify", name="notify")])
-    wait_for(qtbot, lambda: window.current is not None and window.current.state is ServerState.STALE)
+    wait_for(qtbot, lambda: shown(window, ServerState.STALE))
     wait_for(qtbot, lambda: reported(window))
     assert window.banner.state == "stale"
     presenter = window.presenter
@@ -228,14 +228,14 @@ def test_a_refresh_after_a_stale_mark_says_whether_anything_changed(harness: Har
 
 def test_the_reach_tab_shows_what_first_page_hosts_miss_and_cross_server_collisions(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = harness.window([demo_spec("normal", name="one"), demo_spec("single", name="two")])
-    wait_for(qtbot, lambda: window.current is not None and window.current.state is ServerState.READY)
+    wait_for(qtbot, lambda: shown(window))
     wait_for(qtbot, lambda: reported(window))
     summary = window.findChild(QLabel, "firstPageSummary").text()
     assert "sees 1 of 3 tools" in summary
     hidden = window.findChild(QTableView, "firstPageView").model()
     assert [hidden.index(r, 0).data() for r in range(hidden.rowCount())] == ["count_items", "delete_everything"]
     window.select_server("two")
-    wait_for(qtbot, lambda: window.current is not None and window.current.state is ServerState.READY)
+    wait_for(qtbot, lambda: shown(window))
     collisions = window.findChild(QTableWidget, "collisionsView")
     wait_for(qtbot, lambda: collisions.rowCount() == 3)
     assert collisions.item(0, 0).text() == "count_items" and collisions.item(0, 1).text() == "one → two"

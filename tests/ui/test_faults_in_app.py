@@ -47,7 +47,7 @@ from catalog_inspector.runtime import ServerState, ServerSupervisor
 from catalog_inspector.ui.main_window import LOG_LINES, MainWindow
 from tests.helpers import alive, assert_all_gone, demo_spec, hostile_http, http_demo, pids_in
 from tests.test_faults import CASES, STARTUP, TIMEOUT, Case
-from tests.ui.conftest import Harness, wait_for
+from tests.ui.conftest import Harness, shown, wait_for
 from tests.ui.test_main_window import banner_text, names_in_tree, timeline
 
 GOOD = ["echo", "count_items", "delete_everything"]  # the demo's normal catalog
@@ -278,12 +278,12 @@ class Figures:
 
 def run_the_fault(window: MainWindow, case: Case, good_first: bool, pidfile: Path | None, qtbot) -> Figures:  # type: ignore[no-untyped-def]
     """From the start of the faulty walk until it has ended and its processes are gone, the heartbeat running."""
-    supervisor = window.current
+    supervisor = window.current.supervisor if window.current is not None else None
     assert supervisor is not None
     heart = Heartbeat()
     before: list[int] = []
     if good_first:
-        wait_for(qtbot, lambda: supervisor.state is ServerState.READY and names_in_tree(window) == GOOD)
+        wait_for(qtbot, lambda: shown(window) and names_in_tree(window) == GOOD)
         before = pids_in(pidfile) if pidfile is not None else []
         heart.start()
         started = time.monotonic()
@@ -292,7 +292,12 @@ def run_the_fault(window: MainWindow, case: Case, good_first: bool, pidfile: Pat
     else:
         heart.start()  # the first walk has been asked for, and starts when the loop next runs
         started = time.monotonic()
-    wait_for(qtbot, lambda: settled(supervisor, case), timeout=int((case.limit + STARTUP) * 1000))
+    # A complete catalog is settled once the window shows it (published with its first drift report).
+    wait_for(
+        qtbot,
+        lambda: settled(supervisor, case) and (case.kind is not None or shown(window)),
+        timeout=int((case.limit + STARTUP) * 1000),
+    )
     wall = time.monotonic() - started
     if pidfile is not None and case.kind is not None:
         # The failed attempt's processes go now, not when the window closes (a stubborn one is killed).
@@ -359,7 +364,7 @@ def test_quitting_while_a_page_hangs_does_not_wait_for_the_timeout_and_leaves_no
     with reach(case, tmp_path, good_first=False) as (spec, pidfile):
         sockets = open_sockets()
         window = harness.window([spec], limits=limits)
-        supervisor = window.current
+        supervisor = window.current.supervisor if window.current is not None else None
         assert supervisor is not None
         # Page 0 came; page 1 was asked for and will never be answered.
         wait_for(qtbot, lambda: supervisor.attempt is not None and len(supervisor.attempt.pages_of("tools")) == 1)

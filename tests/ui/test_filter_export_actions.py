@@ -9,13 +9,12 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QLineEdit, QMessageBox, QPushButton
 
 from catalog_inspector.core.catalog import Snapshot, export_file_name
-from catalog_inspector.runtime.supervisor import ServerState
 from tests.helpers import demo_spec
-from tests.ui.conftest import Harness, wait_for
+from tests.ui.conftest import Harness, shown, wait_for
 
 
 def ready(window) -> bool:  # type: ignore[no-untyped-def]
-    return window.current is not None and window.current.state is ServerState.READY
+    return shown(window)
 
 
 def actions(window) -> dict[str, bool]:  # type: ignore[no-untyped-def]
@@ -48,7 +47,7 @@ def test_each_server_keeps_its_own_filter_and_the_view_says_how_many_match(harne
 
     # Another server: its own (empty) filter, all its tools, no hint.
     assert window.select_server("clean")
-    wait_for(qtbot, lambda: ready(window) and window.current.spec.name == "clean")
+    wait_for(qtbot, lambda: ready(window) and window.current.supervisor.spec.name == "clean")
     wait_for(qtbot, lambda: window.tools_pane.model.catalog_count() == 3 and not window.tools_pane.planning)
     assert field.text() == ""
     assert window.tools_pane.model.rowCount() == 3
@@ -76,7 +75,7 @@ def test_with_no_servers_nothing_that_acts_on_a_server_is_enabled(harness: Harne
 
 def test_actions_follow_what_the_selected_server_can_do(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = harness.window([demo_spec("slow", "--delay", "0.3", name="slow")])
-    supervisor = window.current
+    supervisor = window.current.supervisor if window.current is not None else None
     assert supervisor is not None
     wait_for(qtbot, lambda: supervisor.busy)
     assert actions(window) == {
@@ -110,9 +109,9 @@ def test_export_suggests_the_server_and_date_and_the_file_says_it_is_the_accepte
         return str(tmp_path / "chosen.json"), filters
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_dialog))
-    with qtbot.waitSignal(window.runtime.exported, timeout=10_000):
+    with qtbot.waitSignal(window.app.runtime.exported, timeout=10_000):
         window.file_actions["export"].trigger()
-    accepted = window.current.accepted
+    accepted = window.current.supervisor.accepted
     assert accepted is not None
     assert suggested == [str(tmp_path / f"demo-clean-catalog-{accepted.taken_at[:10]}.json")]
     document = json.loads((tmp_path / "chosen.json").read_text())
@@ -126,7 +125,7 @@ def test_exporting_after_a_rejected_refresh_asks_which_and_the_file_says_so(
 ) -> None:  # type: ignore[no-untyped-def]
     window = harness.window([demo_spec("refresh-duplicate", "--state", str(tmp_path / "dup.json"), name="dup")])
     wait_for(qtbot, lambda: ready(window))
-    supervisor = window.current
+    supervisor = window.current.supervisor if window.current is not None else None
     assert supervisor is not None
     with qtbot.waitSignal(supervisor.refresh_failed, timeout=20_000):
         window.refresh()
@@ -136,7 +135,7 @@ def test_exporting_after_a_rejected_refresh_asks_which_and_the_file_says_so(
     box = window.findChild(QMessageBox, "exportChoice")
     assert box is not None and box.isVisible()
     assert "not accepted" in box.text() and "'echo' appears again on page 2" in box.text()
-    with qtbot.waitSignal(window.runtime.exported, timeout=10_000):
+    with qtbot.waitSignal(window.app.runtime.exported, timeout=10_000):
         qtbot.mouseClick(box.findChild(QPushButton, "exportAccepted"), Qt.MouseButton.LeftButton)
     document = json.loads(out.read_text())
     assert document["status"] == "complete" and len(document["tools"]) == 3
@@ -147,7 +146,7 @@ def test_exporting_after_a_rejected_refresh_asks_which_and_the_file_says_so(
     out = tmp_path / "attempt.json"
     assert window.export_snapshot(out)
     box = _open_choice(window)
-    with qtbot.waitSignal(window.runtime.exported, timeout=10_000):
+    with qtbot.waitSignal(window.app.runtime.exported, timeout=10_000):
         qtbot.mouseClick(box.findChild(QPushButton, "exportAttempt"), Qt.MouseButton.LeftButton)
     document = json.loads(out.read_text())
     assert document["status"] == "rejected" and document["export"] == {

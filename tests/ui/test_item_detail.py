@@ -13,14 +13,16 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics, QTextOption
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QPlainTextEdit, QTableView
 
-from catalog_inspector.runtime import ServerState
+from catalog_inspector.core.config import Limits, ServerSpec
+from catalog_inspector.runtime import ServerSupervisor
 from catalog_inspector.ui.models.item_list import ItemListModel
 from catalog_inspector.ui.models.roles import Role
+from catalog_inspector.ui.presenters import RequestPresenter
 from catalog_inspector.ui.widgets.list_pane import ListPane
 from catalog_inspector.ui.widgets.panes import DISPLAY_CAP
 from catalog_inspector.ui.widgets.tables import COLUMN_MAX
 from tests.helpers import demo_spec
-from tests.ui.conftest import Harness, wait_for
+from tests.ui.conftest import Harness, shown, wait_for
 
 LONG_URI = "file:///srv/projects/customer-reports/2026/quarterly/" + "/".join(f"section-{n}" for n in range(30)) + ".md"
 RESOURCE = {
@@ -55,6 +57,9 @@ PROMPT = {
 def pane_with(qtbot, list_name: str, items: list[dict[str, Any]]) -> ListPane:  # type: ignore[no-untyped-def]
     pane = ListPane(list_name)
     qtbot.addWidget(pane)
+    if pane.request is not None:  # a server's box, never started: what is chosen and typed is the pane's to keep
+        kind = "resource" if list_name == "resources" else "prompt"
+        pane.request.bind(RequestPresenter(kind, ServerSupervisor(ServerSpec("s", command="s"), Limits()), pane))
     pane.resize(1100, 700)
     pane.show()
     pane.model.set_items(items)
@@ -197,7 +202,7 @@ def test_an_item_list_answers_keys_and_finds_rows_by_them(qtmodeltester) -> None
 
 def test_the_demo_servers_lists_read_whole_in_their_detail_panes(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = harness.window([demo_spec("normal", name="clean")])
-    wait_for(qtbot, lambda: window.current is not None and window.current.state is ServerState.READY)
+    wait_for(qtbot, lambda: shown(window))
     details = {}
     for list_name, table_name, detail_name in (
         ("resources", "resourceList", "resourceDetail"),

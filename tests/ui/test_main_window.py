@@ -20,8 +20,9 @@ from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.main_window import MainWindow
 from catalog_inspector.ui.models.roles import Role
+from catalog_inspector.ui.presenters import AppPresenter
 from tests.helpers import demo_spec, pids_in
-from tests.ui.conftest import Harness, wait_for
+from tests.ui.conftest import Harness, shown, wait_for
 
 
 def tree(window: MainWindow) -> QTreeView:
@@ -42,7 +43,7 @@ def banner_text(window: MainWindow) -> str:
 
 
 def ready(window: MainWindow) -> bool:
-    return window.current is not None and window.current.state is ServerState.READY
+    return shown(window)
 
 
 def test_selecting_a_server_fills_the_tree_and_the_timeline(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -67,7 +68,7 @@ def test_a_rejected_refresh_keeps_the_old_tree_and_explains_itself(harness: Harn
     window = harness.window([spec])
     wait_for(qtbot, lambda: ready(window))
     before = names_in_tree(window)
-    supervisor = window.current
+    supervisor = window.current.supervisor if window.current is not None else None
     assert supervisor is not None
     with qtbot.waitSignal(supervisor.refresh_failed, timeout=20_000):
         qtbot.mouseClick(window.findChild(QPushButton, "refreshButton"), Qt.MouseButton.LeftButton)
@@ -92,7 +93,7 @@ def test_a_rejected_refresh_keeps_the_old_tree_and_explains_itself(harness: Harn
 
 def test_retry_after_the_server_recovers_shows_the_new_catalog(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     window = harness.window([demo_spec("flaky", "--state", str(tmp_path / "flaky.json"), name="flaky")])
-    supervisor = window.current
+    supervisor = window.current.supervisor if window.current is not None else None
     assert supervisor is not None
     wait_for(qtbot, lambda: supervisor.state is ServerState.FAILED)
     assert "The server answered with an error on page 1 of tools (JSON-RPC error -32603)" in banner_text(window)
@@ -100,8 +101,8 @@ def test_retry_after_the_server_recovers_shows_the_new_catalog(harness: Harness,
     assert names_in_tree(window) == []
     retry = window.findChild(QPushButton, "retryButton")
     assert retry.isVisible() and retry.text() == "Retry"
-    with qtbot.waitSignal(supervisor.catalog_accepted, timeout=20_000):
-        qtbot.mouseClick(retry, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(retry, Qt.MouseButton.LeftButton)
+    wait_for(qtbot, lambda: shown(window))  # accepted, and published with its first drift report
     assert names_in_tree(window) == ["echo", "count_items", "delete_everything"]
     assert not window.banner.isVisible()
 
@@ -139,7 +140,7 @@ def test_the_filter_matches_names_and_descriptions(harness: Harness, qtbot) -> N
 
 def test_cancel_stops_a_walk_and_its_process(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = harness.window([demo_spec("slow", "--delay", "2", name="slow")])
-    supervisor = window.current
+    supervisor = window.current.supervisor if window.current is not None else None
     assert supervisor is not None
     wait_for(qtbot, lambda: supervisor.state is ServerState.WALKING and len(harness.pids) == 1)
     cancel = window.findChild(QPushButton, "cancelButton")
@@ -154,9 +155,9 @@ def test_cancel_stops_a_walk_and_its_process(harness: Harness, qtbot) -> None:  
 
 def test_list_changed_marks_the_catalog_stale(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = harness.window([demo_spec("notify", name="notify")])
-    supervisor = window.current
+    supervisor = window.current.supervisor if window.current is not None else None
     assert supervisor is not None
-    wait_for(qtbot, lambda: supervisor.state is ServerState.STALE)
+    wait_for(qtbot, lambda: shown(window, ServerState.STALE))
     assert "changed since this catalog was taken" in banner_text(window)
     assert window.findChild(QPushButton, "retryButton").text() == "Refresh"
     assert len(names_in_tree(window)) == 3
@@ -164,12 +165,12 @@ def test_list_changed_marks_the_catalog_stale(harness: Harness, qtbot) -> None: 
 
 def test_one_failing_server_does_not_affect_another(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = harness.window([demo_spec("crash", name="crashy"), demo_spec("normal", name="clean")])
-    crashy, clean = window.runtime.supervisors
+    crashy, clean = window.app.runtime.supervisors
     wait_for(qtbot, lambda: crashy.state is ServerState.FAILED)
     assert "Connection failed on page 1 of tools" in banner_text(window)
     assert "The server's last words:" in banner_text(window) and "[demo] crashing on purpose" in banner_text(window)
     assert window.select_server("clean")
-    wait_for(qtbot, lambda: clean.state is ServerState.READY)
+    wait_for(qtbot, lambda: shown(window))
     assert names_in_tree(window) == ["echo", "count_items", "delete_everything"]
     assert not window.banner.isVisible()
     assert crashy.state is ServerState.FAILED
@@ -188,7 +189,7 @@ def test_geometry_and_last_server_are_remembered(harness: Harness, qtbot, tmp_pa
     assert saved.height() == 480
     harness.close(window)
     again = harness.window(specs, QSettings(str(tmp_path / "remember.ini"), QSettings.Format.IniFormat))
-    assert again.current is not None and again.current.spec.name == "second"
+    assert again.current is not None and again.current.supervisor.spec.name == "second"
     assert again.size() == saved
 
 
@@ -196,7 +197,7 @@ def test_quitting_leaves_no_server_process_even_when_one_hangs(harness: Harness,
     pidfile = tmp_path / "pids"
     hung = demo_spec("hang", "--spawn-child", "--stubborn", "--pidfile", str(pidfile), name="hang")
     window = harness.window([hung, demo_spec("normal", name="clean")])
-    wait_for(qtbot, lambda: window.current is not None and window.current.state is ServerState.WALKING)
+    wait_for(qtbot, lambda: window.current is not None and window.current.supervisor.state is ServerState.WALKING)
     window.select_server("clean")
     wait_for(qtbot, lambda: ready(window))
     assert len(harness.pids) == 2
@@ -209,7 +210,7 @@ def test_a_spawn_failure_is_shown_not_raised(harness: Harness, qtbot) -> None:  
     window = harness.window(
         [ServerSpec(name="missing", command="/nonexistent/mcp-server")], limits=Limits(request_timeout=2)
     )
-    wait_for(qtbot, lambda: window.current is not None and window.current.state is ServerState.FAILED)
+    wait_for(qtbot, lambda: window.current is not None and window.current.supervisor.state is ServerState.FAILED)
     assert "Connection failed" in banner_text(window) and "/nonexistent/mcp-server" in banner_text(window)
 
 
@@ -221,7 +222,7 @@ def test_a_stderr_flood_is_kept_bounded(harness: Harness, qtbot) -> None:  # typ
     log = window.findChild(QPlainTextEdit, "serverLog")
     wait_for(qtbot, lambda: "tools walk 0 page 2" in log.toPlainText())
     assert log.blockCount() <= LOG_LINES
-    assert window.current is not None and window.current.log.dropped > 0
+    assert window.current is not None and window.current.supervisor.log.dropped > 0
 
 
 def test_export_writes_the_accepted_snapshot_off_the_gui_thread(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -242,7 +243,7 @@ def test_export_writes_the_accepted_snapshot_off_the_gui_thread(harness: Harness
     runtime_module.write_text_safely = spy  # type: ignore[assignment]
     try:
         out = tmp_path / "exported.json"
-        with qtbot.waitSignal(window.runtime.exported, timeout=10_000) as done:
+        with qtbot.waitSignal(window.app.runtime.exported, timeout=10_000) as done:
             assert window.export_snapshot(out)
         assert done.args == [out, None]
         document = json.loads(out.read_text())
@@ -250,7 +251,7 @@ def test_export_writes_the_accepted_snapshot_off_the_gui_thread(harness: Harness
         assert writers and all(name != threading.main_thread().name for name in writers)
         blocked = tmp_path / "a-file"
         blocked.write_text("x")
-        with qtbot.waitSignal(window.runtime.exported, timeout=10_000) as failed:
+        with qtbot.waitSignal(window.app.runtime.exported, timeout=10_000) as failed:
             assert window.export_snapshot(blocked / "x.json")
         assert isinstance(failed.args[1], OSError)
         assert "Could not write" in window.statusBar().currentMessage()
@@ -264,7 +265,7 @@ def test_a_session_that_dies_after_its_walk_is_its_own_state_not_a_failed_attemp
 
     window = harness.window([demo_spec("normal", name="clean")])
     wait_for(qtbot, lambda: ready(window))
-    supervisor = window.current
+    supervisor = window.current.supervisor if window.current is not None else None
     assert supervisor is not None and supervisor.connection is not None
     with qtbot.waitSignal(supervisor.session_lost, timeout=20_000):
         os.kill(harness.pids[0], signal.SIGKILL)
@@ -289,7 +290,7 @@ def test_a_session_that_dies_after_its_walk_is_its_own_state_not_a_failed_attemp
 
 def test_the_live_timeline_keeps_pages_that_arrive_while_another_walk_is_shown(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = harness.window([demo_spec("slow", "--delay", "1.0", name="slow")])
-    supervisor = window.current
+    supervisor = window.current.supervisor if window.current is not None else None
     assert supervisor is not None
     wait_for(qtbot, lambda: supervisor.state is ServerState.READY)
     source = window.findChild(QComboBox, "pageTimelineSource")
@@ -326,7 +327,7 @@ def test_copy_takes_the_full_cursor_and_tables_never_wrap(harness: Harness, qtbo
     view.setCurrentIndex(view.model().index(0, 2))
     window.tools_pane.timeline.copy_current()
     assert window.current is not None
-    assert QGuiApplication.clipboard().text() == window.current.accepted.tools.pages[0].next_cursor  # type: ignore[union-attr]
+    assert QGuiApplication.clipboard().text() == window.current.supervisor.accepted.tools.pages[0].next_cursor  # type: ignore[union-attr]
     # Word wrap would break a cursor at a hyphen and hide the rest of the cell.
     assert all(not table.wordWrap() for table in window.findChildren(QTableView))
 
@@ -339,7 +340,7 @@ def test_a_deleted_window_receives_nothing_from_the_runtime(qtbot, qloop, tmp_pa
     from catalog_inspector.runtime import Runtime
 
     runtime = Runtime([demo_spec("normal", name="a"), demo_spec("single", name="b")], Limits())
-    window = MainWindow(runtime, QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window = MainWindow(AppPresenter(runtime), QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
     gone: list[bool] = []
     window.destroyed.connect(lambda *_: gone.append(True))
     window.deleteLater()
@@ -364,7 +365,7 @@ def test_a_disabled_server_is_listed_but_starts_only_when_asked(harness: Harness
     pidfile = tmp_path / "off.pids"
     off = ServerSpec(**{**vars(demo_spec("normal", "--pidfile", str(pidfile), name="off")), "disabled": True})
     window = harness.window([off, demo_spec("normal", name="on")])
-    disabled, enabled = window.runtime.supervisors
+    disabled, enabled = window.app.runtime.supervisors
     assert window.select_server("on")
     wait_for(qtbot, lambda: enabled.state is ServerState.READY)  # the disabled one was selected first, meanwhile
     assert window.select_server("off")

@@ -161,10 +161,11 @@ def test_server_list_passes_the_model_tester(qtmodeltester, qloop) -> None:  # t
     from catalog_inspector.core.config import Limits
     from catalog_inspector.runtime import Runtime
     from catalog_inspector.ui.models.server_list import ServerListModel
+    from catalog_inspector.ui.presenters import AppPresenter
     from tests.helpers import demo_spec
 
     runtime = Runtime([demo_spec("normal"), demo_spec("single")], Limits())
-    model = ServerListModel(runtime)
+    model = ServerListModel(AppPresenter(runtime))
     qtmodeltester.check(model, force_py=True)
     assert model.index(1, 0).data().startswith("demo-single\nstdio · not connected")
 

@@ -9,7 +9,7 @@ import pytest
 
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.runtime import Runtime, ServerState
-from catalog_inspector.ui.presenter import ServerPresenter
+from catalog_inspector.ui.presenters import ServerPresenter
 from tests.helpers import demo_spec
 
 LIMITS = Limits(request_timeout=5.0, deadline=30.0)
@@ -74,10 +74,10 @@ def test_a_live_walk_grows_in_place_and_cancel_withdraws_it(present, qtbot) -> N
         pass
     assert len(live.pages) == 2, "the offered sequence is the one the runtime appends to"
     messages: list[str] = []
-    presenter.status_message.connect(messages.append)
+    presenter.messages.shown.connect(lambda message: messages.append(message.text))
     assert presenter.cancel()
     assert presenter.walks("tools") == [] and presenter.supervisor.state is ServerState.NOT_CONNECTED
-    assert "Walk cancelled; the shown catalog is unchanged." in messages
+    assert "slow: Walk cancelled; the shown catalog is unchanged." in messages, "on the message bridge, named"
 
 
 def test_a_stale_catalog_offers_a_refresh(present, qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -63,13 +63,13 @@ def test_no_secret_value_reaches_any_file_the_app_writes(harness: Harness, qtbot
         )
         for name in ("local", "remote"):
             assert window.select_server(name)
-            supervisor = window.current
+            supervisor = window.current.supervisor if window.current is not None else None
             assert supervisor is not None
             wait_for(qtbot, lambda s=supervisor: s.state is ServerState.READY)  # type: ignore[misc]
-            with qtbot.waitSignal(window.runtime.calls.history_changed, timeout=20_000):
+            with qtbot.waitSignal(window.app.runtime.calls.history_changed, timeout=20_000):
                 with qtbot.waitSignal(supervisor.call_finished, timeout=20_000):
                     assert supervisor.call_tool("echo", {"text": "hello"}) is not None
-            with qtbot.waitSignal(window.runtime.exported, timeout=10_000) as done:
+            with qtbot.waitSignal(window.app.runtime.exported, timeout=10_000) as done:
                 assert window.export_snapshot(app_dir / "exports" / f"{name}.json", "accepted")
             assert done.args[1] is None
         wait_for(qtbot, lambda: len(list((app_dir / "history").rglob("*.json"))) >= 2)

@@ -8,11 +8,10 @@ from pathlib import Path
 from PySide6.QtWidgets import QDialogButtonBox, QLabel, QListView, QMessageBox
 
 from catalog_inspector.core.config import ConfigStore, load_config
-from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.app import follow_config
 from catalog_inspector.ui.dialogs.server import ServerDialog
 from tests.helpers import DEMO
-from tests.ui.conftest import Harness, wait_for
+from tests.ui.conftest import Harness, shown, wait_for
 
 
 def save_enabled(dialog: ServerDialog) -> bool:
@@ -77,7 +76,7 @@ def test_the_servers_menu_adds_edits_duplicates_disables_and_removes(harness: Ha
     normal = {"command": DEMO[0], "args": [*DEMO[1:], "--mode", "normal"], "x-kept": 1}
     ConfigStore(path).write({"mcpServers": {"first": normal}, "otherClientSetting": True})
     window = harness.window(load_config(path).specs)
-    follow_config(path, window.runtime, window)
+    follow_config(path, window.app, window)
 
     dialog = window.add_server()
     assert dialog is not None
@@ -86,8 +85,8 @@ def test_the_servers_menu_adds_edits_duplicates_disables_and_removes(harness: Ha
     dialog.args.setPlainText("\n".join([*DEMO[1:], "--mode", "single"]))
     dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()
     wait_for(qtbot, lambda: names(window) == ["first", "second"])
-    wait_for(qtbot, lambda: window.current is not None and window.current.state is ServerState.READY)
-    assert window.current.spec.name == "second"
+    wait_for(qtbot, lambda: shown(window))
+    assert window.current.supervisor.spec.name == "second"
 
     window.select_server("first")
     dialog = window.edit_server()
@@ -100,9 +99,9 @@ def test_the_servers_menu_adds_edits_duplicates_disables_and_removes(harness: Ha
 
     window.duplicate_server()
     wait_for(qtbot, lambda: names(window) == ["renamed", "second", "renamed (copy)"])
-    window.toggle_server_disabled()
-    assert json.loads(path.read_text())["mcpServers"]["renamed (copy)"]["disabled"] is True
-    wait_for(qtbot, lambda: window.current is not None and window.current.spec.disabled)
+    window.toggle_server_disabled()  # written off the GUI thread
+    wait_for(qtbot, lambda: json.loads(path.read_text())["mcpServers"]["renamed (copy)"].get("disabled") is True)
+    wait_for(qtbot, lambda: window.current is not None and window.current.supervisor.spec.disabled)
 
     question = window.remove_server()
     assert isinstance(question, QMessageBox) and "renamed (copy)" in question.text()
@@ -119,7 +118,7 @@ def test_another_clients_file_is_read_but_never_edited(harness: Harness, tmp_pat
         json.dumps({"mcpServers": {"theirs": {"command": DEMO[0], "args": [*DEMO[1:], "--mode", "normal"]}}})
     )
     window = harness.window(load_config(path).specs)
-    follow_config(path, window.runtime, window)
+    follow_config(path, window.app, window)
     assert window.add_server() is None and not window.server_actions["add"].isEnabled()
     assert window.remove_server() is None
 
@@ -164,7 +163,7 @@ def test_importing_copies_ticked_entries_with_inputs_answered_and_never_writes_t
     path = tmp_path / "servers.json"
     ConfigStore(path).write({"mcpServers": {"gh": {"command": "x"}}})
     window = harness.window(load_config(path).specs)
-    follow_config(path, window.runtime, window)
+    follow_config(path, window.app, window)
     importing = window.import_servers()
     assert importing is not None
     importing.pasted.setPlainText(json.dumps({"mcpServers": {"gh": {"url": "https://x.test/mcp"}}}))
@@ -203,7 +202,7 @@ def test_values_go_to_the_keyring_and_the_file_holds_only_a_reference(harness: H
         path = tmp_path / "servers.json"
         ConfigStore(path).write({"mcpServers": {}})
         window = harness.window([])
-        follow_config(path, window.runtime, window)
+        follow_config(path, window.app, window)
         dialog = window.add_server()
         assert dialog is not None and dialog.keep_secret.isChecked() and "keyring" in dialog.secrets_where.text()
         dialog.name.setText("srv")
@@ -217,7 +216,7 @@ def test_values_go_to_the_keyring_and_the_file_holds_only_a_reference(harness: H
         saved = json.loads(path.read_text())["mcpServers"]["srv"]
         assert saved["env"] == {"API_TOKEN": "${keyring:srv/env/API_TOKEN}"}
         assert parse_entry("srv", saved, Variables(environ={})).env == {"API_TOKEN": "s3cret-value"}
-        assert window.runtime.supervisors[0].spec.env == {"API_TOKEN": "s3cret-value"}, "the server gets the value"
+        assert window.app.runtime.supervisors[0].spec.env == {"API_TOKEN": "s3cret-value"}, "the server gets the value"
     finally:
         keyring.set_keyring(before)
 

@@ -71,7 +71,7 @@ def app_window(harness: Harness, spec: ServerSpec, app_dir: Path) -> MainWindow:
 
 
 def state(window: MainWindow) -> ServerState | None:
-    return window.current.state if window.current is not None else None
+    return window.current.supervisor.state if window.current is not None else None
 
 
 def url_field(window: MainWindow) -> QLineEdit:
@@ -162,7 +162,11 @@ def test_the_app_signs_in_through_the_banner_and_the_token_is_kept_in_the_keyrin
         wait_for(qtbot, lambda: state(window) is ServerState.READY)
         assert listening_sockets() == [], "the listener closed with the sign-in"
         assert window.banner.state != "signin" and not url_field(window).isVisible()
-        assert len(window.current.accepted.tools.items) > 0 if window.current and window.current.accepted else False
+        assert (
+            len(window.current.supervisor.accepted.tools.items) > 0
+            if window.current and window.current.supervisor.accepted
+            else False
+        )
 
         # The server details: signed in, the scopes and the expiry; never a token.
         wait_for(qtbot, lambda: "Scopes granted:" in server_info(window))
@@ -177,12 +181,12 @@ def test_the_app_signs_in_through_the_banner_and_the_token_is_kept_in_the_keyrin
         assert sign_out_action(window).isEnabled()
 
         # A test call and an export: more files the app writes.
-        supervisor = window.current
+        supervisor = window.current.supervisor if window.current is not None else None
         assert supervisor is not None
-        with qtbot.waitSignal(window.runtime.calls.history_changed, timeout=20_000):
+        with qtbot.waitSignal(window.app.runtime.calls.history_changed, timeout=20_000):
             with qtbot.waitSignal(supervisor.call_finished, timeout=20_000):
                 assert supervisor.call_tool("echo", {"text": "hello"}) is not None
-        with qtbot.waitSignal(window.runtime.exported, timeout=10_000) as exported:
+        with qtbot.waitSignal(window.app.runtime.exported, timeout=10_000) as exported:
             assert window.export_snapshot(app_dir / "exports" / "remote.json", "accepted")
         assert exported.args[1] is None
         wait_for(qtbot, lambda: any((app_dir / "history").rglob("*.json")))
@@ -221,10 +225,10 @@ def test_a_refresh_reuses_the_kept_sign_in_and_an_expired_token_is_renewed_witho
     with oauth_server(tmp_path) as server:
         window = app_window(harness, remote(server.url), tmp_path / "app")
         sign_in(qtbot, window)
-        supervisor = window.current
+        supervisor = window.current.supervisor if window.current is not None else None
         assert supervisor is not None
         seen: list[str] = []
-        window.runtime.signins.sign_in_started.connect(seen.append)
+        window.app.runtime.signins.sign_in_started.connect(seen.append)
 
         first = supervisor.accepted
         window.refresh()
@@ -232,7 +236,7 @@ def test_a_refresh_reuses_the_kept_sign_in_and_an_expired_token_is_renewed_witho
         assert len(server.authorizations()) == 1 and len(server.issued()) == 1, "the kept token was used"
 
         server.admin("expire")  # the server refuses every token issued so far: the refresh token renews it
-        desk = window.runtime.signins
+        desk = window.app.runtime.signins
         old = desk.grants["remote"]
         assert old is not None and old == grant_of(server.url)
         second = supervisor.accepted
@@ -260,7 +264,7 @@ def test_sign_out_forgets_the_sign_in_closes_its_session_and_the_next_walk_asks_
         wait_for(qtbot, lambda: sign_out_action(window).isEnabled())
         assert any(name.startswith("oauth:") for name in kept(tmp_path))
 
-        with qtbot.waitSignal(window.runtime.signins.signed_out, timeout=10_000) as done:
+        with qtbot.waitSignal(window.app.runtime.signins.signed_out, timeout=10_000) as done:
             sign_out_action(window).trigger()
         assert done.args[1] is None
         assert not any(name.startswith("oauth:") for name in kept(tmp_path)), "tokens and registration forgotten"
@@ -268,7 +272,7 @@ def test_sign_out_forgets_the_sign_in_closes_its_session_and_the_next_walk_asks_
         assert "Sign-in (OAuth): not signed in" in server_info(window)
         assert not sign_out_action(window).isEnabled()
         assert "Signed out of remote" in window.statusBar().currentMessage()
-        supervisor = window.current
+        supervisor = window.current.supervisor if window.current is not None else None
         assert supervisor is not None and supervisor.state is ServerState.LOST and supervisor.connection is None
         assert window.findChild(ElidedLabel, "statusBannerTitle").text().startswith("Signed out:")
         assert button(window, "retryButton").text() == "Reconnect"
@@ -295,7 +299,7 @@ def test_cancel_ends_the_walk_as_an_authorization_failure_and_leaves_no_listenin
         assert listening_sockets() == []
         assert not server.requests("as", "/authorize"), "nobody went to the browser"
 
-        supervisor = window.current
+        supervisor = window.current.supervisor if window.current is not None else None
         assert supervisor is not None and supervisor.attempt is not None and supervisor.attempt.snapshot is not None
         error = supervisor.attempt.snapshot.error
         assert error is not None and str(error.kind) == "auth"
@@ -336,7 +340,7 @@ def test_a_failed_sign_in_names_its_step_and_cause_in_the_banner_with_retry(  # 
             play_browser(qtbot, url_field(window).text())
         wait_for(qtbot, lambda: state(window) is ServerState.FAILED)
         assert listening_sockets() == []
-        supervisor = window.current
+        supervisor = window.current.supervisor if window.current is not None else None
         assert supervisor is not None and supervisor.attempt is not None and supervisor.attempt.snapshot is not None
         error = supervisor.attempt.snapshot.error
         assert error is not None and error.details["step"] == step
@@ -359,7 +363,7 @@ def test_sign_out_is_offered_only_for_an_http_server_with_a_kept_sign_in(
     assert not sign_out_action(window).isEnabled()
     assert not window.sign_out()
     assert "Sign-in" not in server_info(window), "a stdio server has no sign-in to speak of"
-    assert json.dumps(window.runtime.signins.grants) == "{}", "no keyring read for a server that cannot sign in"
+    assert json.dumps(window.app.runtime.signins.grants) == "{}", "no keyring read for a server that cannot sign in"
 
 
 def test_a_call_that_needs_more_scope_asks_in_the_banner_and_goes_on_once_signed_in(  # type: ignore[no-untyped-def]
@@ -369,7 +373,7 @@ def test_a_call_that_needs_more_scope_asks_in_the_banner_and_goes_on_once_signed
         window = app_window(harness, remote(server.url), tmp_path / "app")
         sign_in(qtbot, window)
         wait_for(qtbot, lambda: "Scopes granted: mcp:read\n" in server_info(window))
-        supervisor = window.current
+        supervisor = window.current.supervisor if window.current is not None else None
         assert supervisor is not None
         outcomes: list[object] = []
         supervisor.call_finished.connect(lambda _ticket, outcome: outcomes.append(outcome))
@@ -402,7 +406,7 @@ def test_the_banner_shows_a_link_as_plain_encoded_text_and_opens_only_a_safe_one
 
     window = harness.window([demo_spec("normal", name="local")])
     wait_for(qtbot, lambda: state(window) is ServerState.READY)
-    supervisor = window.current
+    supervisor = window.current.supervisor if window.current is not None else None
     assert supervisor is not None
     pending = SignIn("local", link, "http://127.0.0.1:9/callback", 30.0)
     supervisor.show_sign_in(pending)  # as the app's hooks do when the engine asks

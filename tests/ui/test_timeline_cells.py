@@ -20,7 +20,7 @@ from catalog_inspector.ui.models.timeline import (
     PageNamesModel,
     TimelineModel,
 )
-from catalog_inspector.ui.presenter import Walk
+from catalog_inspector.ui.presenters import Walk
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel, cell_text_width
 from tests.helpers import demo_spec
 from tests.ui.conftest import Harness, wait_for
@@ -49,7 +49,7 @@ def assert_reads_whole(view: QTableView, index: QModelIndex) -> None:
 
 def failed_window(harness: Harness, qtbot, mode: str) -> MainWindow:  # type: ignore[no-untyped-def]
     window = harness.window([demo_spec(mode, name=mode)])
-    supervisor = window.current
+    supervisor = window.current.supervisor if window.current is not None else None
     assert supervisor is not None
     wait_for(qtbot, lambda: supervisor.state is ServerState.FAILED)
     return window

@@ -281,7 +281,7 @@ def settled(window: MainWindow) -> bool:
 
 
 def refresh(window: MainWindow, qtbot, outcome: str) -> None:  # type: ignore[no-untyped-def]
-    supervisor = window.current
+    supervisor = window.current.supervisor if window.current is not None else None
     assert supervisor is not None
     signal = supervisor.catalog_accepted if outcome == "accepted" else supervisor.refresh_failed
     with qtbot.waitSignal(signal, timeout=30_000):
@@ -303,8 +303,8 @@ def call(window: MainWindow, qtbot, name: str, audit: Audit) -> None:  # type: i
     assert panel.tool is not None and panel.tool["name"] == name
     wait_for(qtbot, lambda: panel.validation is not None)
     panel.editor.send_anyway.setChecked(True)
-    assert panel.supervisor is not None
-    with qtbot.waitSignal(panel.supervisor.call_finished, timeout=30_000):
+    assert panel.presenter.supervisor is not None
+    with qtbot.waitSignal(panel.presenter.supervisor.call_finished, timeout=30_000):
         qtbot.mouseClick(panel.findChild(QPushButton, "callButton"), Qt.MouseButton.LeftButton)
         if panel.confirm_bar.isVisible():
             audit.walk(everything())  # the question, with the tool's name in it
@@ -320,7 +320,7 @@ def request(window: MainWindow, qtbot, list_name: str, table: str, button: str) 
     for field_edit in box.fields.values():
         field_edit.setText("x")
     assert window.current is not None
-    with qtbot.waitSignal(window.current.call_finished, timeout=30_000):
+    with qtbot.waitSignal(window.current.supervisor.call_finished, timeout=30_000):
         qtbot.mouseClick(window.findChild(QPushButton, button), Qt.MouseButton.LeftButton)
 
 

@@ -17,6 +17,7 @@ from catalog_inspector.core.files import write_text_safely
 from catalog_inspector.core.processes import ProcessRegistry
 from catalog_inspector.runtime.calldesk import CallDesk
 from catalog_inspector.runtime.collector import Collector
+from catalog_inspector.runtime.configdesk import ConfigDesk
 from catalog_inspector.runtime.messages import MessageBridge, failure_words
 from catalog_inspector.runtime.offload import Offload
 from catalog_inspector.runtime.signins import SignInDesk, install_hooks
@@ -53,6 +54,7 @@ class Runtime(QObject):
         tasks: every job the runtime runs (each supervisor's sessions and calls are a group of it);
             every one ends in one report, and shutdown waits for them all (bounded).
         messages: the message bridge: every desk's failures and news for the person.
+        config: reads and writes of the app's own config file and of the keyring, off the GUI thread.
         consent: the local commands the user agreed to run (None: no question asked).
         problems: the config's entries that could not be used, shown in the sidebar with why.
 
@@ -91,6 +93,7 @@ class Runtime(QObject):
         self.tracker = DriftTracker([], self.offload, history, self.tasks, self.messages)
         self.calls = CallDesk([], self.offload, call_store, self.tasks, self.messages)
         self.signins = SignInDesk(self.offload, self.tasks, self.messages)
+        self.config = ConfigDesk(self.offload, self.tasks, self.messages, self)
         install_hooks()
         self.supervisors = [self._supervise(spec) for spec in specs]
         self._shutting_down = False
@@ -160,6 +163,18 @@ class Runtime(QObject):
 
     def _on_supervisor_catalog_accepted(self, _snapshot: Snapshot) -> None:
         self.collector.settle()
+
+    def approve_launch(self, spec: ServerSpec) -> None:
+        """The person agreed to run this server's command: it may run now; the answer is written off the GUI
+        thread (a write that fails is said, and the yes still holds for this run)."""
+        if self.consent is None:
+            return
+        self.consent.grant(spec)
+
+        def failed(exc: BaseException) -> None:
+            self.messages.warning(f"Could not remember this answer: {failure_words(exc)}", spec.name)
+
+        self.tasks.spawn(self.offload.run(self.consent.save), None, failed, name="remember a launch consent")
 
     def supervisor(self, name: str) -> ServerSupervisor | None:
         return next((s for s in self.supervisors if s.spec.name == name), None)

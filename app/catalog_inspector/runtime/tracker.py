@@ -13,8 +13,8 @@ or a bug, reaches the message bridge with the server's name, never silence.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Coroutine
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -24,6 +24,7 @@ from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.drift import (
     CatalogDiff,
+    Comparison,
     DriftReport,
     DriftRow,
     Entry,
@@ -47,18 +48,6 @@ from catalog_inspector.runtime.supervisor import ServerSupervisor
 from catalog_inspector.runtime.tasks import TaskSet
 
 __all__ = ["Comparison", "DriftTracker"]
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """The drift between two catalogs the user chose: their labels, and the diff or why there is none."""
-
-    old_label: str
-    new_label: str
-    diff: CatalogDiff | None = None
-    error: str | None = None
-    rows: tuple[DriftRow, ...] = ()
-    counts: Mapping[Severity, int] = field(default_factory=dict)
 
 
 def _with_pins(report: DriftReport, pins: PinCheck | None) -> DriftReport:
@@ -154,7 +143,12 @@ class DriftTracker(QObject):
         self._last[name] = snapshot  # taken now, in acceptance order: the next refresh compares with this one
         attempt = supervisor.attempt
         after_stale = attempt is not None and attempt.after_stale
-        self._spawn(self._track(supervisor.spec, previous, snapshot, after_stale), name, "keep the catalog's drift")
+        self._tasks.spawn(
+            self._track(supervisor.spec, previous, snapshot, after_stale),
+            None,
+            self._track_failed(name, snapshot, after_stale),
+            name="tracker: keep the catalog's drift",
+        )
         self._spawn(self._collide(), "", "compare tool names across servers", True)
 
     def _spawn(self, work: Coroutine[Any, Any, None], server: str, what: str, droppable: bool = False) -> None:
@@ -167,6 +161,19 @@ class DriftTracker(QObject):
             self._messages.error(f"could not {what}: {failure_words(exc)}", server or None)
 
         self._tasks.spawn(work, None, failed, name=f"tracker: {what}", droppable=droppable)
+
+    def _track_failed(self, name: str, snapshot: Snapshot, after_stale: bool) -> Any:
+        """What a tracking job that died says: why, and the catalog still gets its (driftless) report, so the
+        window that waits for it to publish the catalog is never left waiting."""
+
+        def failed(exc: BaseException) -> None:
+            self._messages.error(f"could not keep the catalog's drift: {failure_words(exc)}", name)
+            if self._supervisors.get(name) is not None and self._reported.get(name) is not snapshot:
+                self.reports[name] = DriftReport(taken_at=snapshot.taken_at, after_stale=after_stale)
+                self._reported[name] = snapshot
+                self.report_ready.emit(name)
+
+        return failed
 
     def _lock(self, name: str) -> asyncio.Lock:
         return self._locks.setdefault(name, asyncio.Lock())

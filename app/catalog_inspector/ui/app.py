@@ -18,14 +18,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the window and Qt are imported once a display is known to exist
+    from collections.abc import Callable
+
     from PySide6.QtCore import QObject, QSettings
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
     from catalog_inspector.core.config import EntryProblem, Loaded, ServerSpec
-    from catalog_inspector.runtime import Runtime
     from catalog_inspector.ui.config_watch import ConfigWatcher
     from catalog_inspector.ui.main_window import MainWindow
+    from catalog_inspector.ui.presenters import AppPresenter
     from catalog_inspector.ui.startup import StartupWindow
 
 __all__ = [
@@ -115,28 +117,33 @@ def problems_notice(path: Path, loaded: Loaded) -> str:
     return f"{count} {'entry' if count == 1 else 'entries'} of {path} not loaded: {reasons}"
 
 
-def follow_config(path: Path, runtime: Runtime, window: MainWindow) -> ConfigWatcher:
-    """Apply the config file whenever it changes outside the app; a broken save keeps the servers shown."""
-    from catalog_inspector.core.config import ConfigError, ConfigStore, known_locations, load_config
+def follow_config(path: Path, app: AppPresenter, window: MainWindow, read_now: bool = True) -> ConfigWatcher:
+    """Apply the config file whenever it changes outside the app (or the Servers menu saved it); a broken save
+    keeps the servers shown. Read on the offload threads, `${keyring:…}` values included. `read_now`: read it
+    once now too (False when the runtime was made from the start-up's own read of it: it is not read twice)."""
+    from catalog_inspector.core.config import ConfigError, ConfigStore, known_locations
     from catalog_inspector.ui.config_watch import ConfigWatcher
 
-    def reload() -> None:
-        if not path.exists():
-            return  # deleted or being replaced: what is shown stays
-        try:
-            loaded = load_config(path)
-        except ConfigError as exc:
-            window.set_notice(f"Configuration not reloaded (the servers shown stay): {exc}")
-            return
-        runtime.apply(loaded.specs, loaded.problems)
-        window.set_notice(problems_notice(path, loaded))
+    def reload(then: Callable[[], object] | None = None) -> None:
+        def apply(result: Loaded | ConfigError) -> None:
+            if isinstance(result, ConfigError):
+                window.set_notice(f"Configuration not reloaded (the servers shown stay): {result}")
+                return
+            app.apply_config(result)
+            window.set_notice(problems_notice(path, result))
+            if then is not None:
+                then()
+
+        if path.exists():  # else deleted or being replaced: what is shown stays
+            app.load_config(path, apply)
 
     watcher = ConfigWatcher(path, window)
     watcher.changed.connect(reload)
     others = {location.path.resolve() for location in known_locations()}
     if path.resolve() not in others:  # another client's file is read, never written
         window.manage_config(ConfigStore(path), reload)
-    reload()  # the entries that could not be used get their rows in the sidebar
+    if read_now:
+        reload()  # the entries that could not be used get their rows in the sidebar
     return watcher
 
 
@@ -268,7 +275,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         if not load_engine(startup):  # closed, or asked to quit, before the engine was there: nothing was started
             return 0
-        return _run_main_window(app, args, specs, notice, settings, startup, front)
+        return _run_main_window(app, args, specs, problems, notice, settings, startup, front)
     finally:
         del keep
 
@@ -277,6 +284,7 @@ def _run_main_window(
     app: QApplication,
     args: argparse.Namespace,
     specs: list[ServerSpec],
+    problems: list[EntryProblem],
     notice: str,
     settings: QSettings,
     startup: StartupWindow,
@@ -295,6 +303,7 @@ def _run_main_window(
     from catalog_inspector.runtime import Offload, Runtime
     from catalog_inspector.ui.loop import adopt_asyncgen_hooks, use_thread_pool
     from catalog_inspector.ui.main_window import MainWindow
+    from catalog_inspector.ui.presenters import AppPresenter
     from catalog_inspector.ui.startup import probe_states
 
     offload = Offload()
@@ -310,10 +319,12 @@ def _run_main_window(
     consent = LaunchConsent(consent_file())
     for spec in demo_servers(_demo_state()):
         consent.trust(spec)  # the bundled demo servers are this app's own code
-    runtime = Runtime(specs, Limits(), registry, offload, history, CallStore(calls_dir()), consent)
+    runtime = Runtime(specs, Limits(), registry, offload, history, CallStore(calls_dir()), consent, problems)
     runtime.calls.load_all()
-    window = MainWindow(runtime, settings, notice)
-    follow_config(args.config or user_config_file(), runtime, window)
+    runtime.config.probe_keyring()
+    presenter = AppPresenter(runtime)
+    window = MainWindow(presenter, settings, notice)
+    follow_config(args.config or user_config_file(), presenter, window, read_now=False)
     picked = startup.picked
     if picked is not None:  # chosen in the start-up window while the engine loaded
         window.select_server(picked)

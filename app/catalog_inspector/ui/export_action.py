@@ -1,6 +1,6 @@
 """File ▸ Export snapshot: which catalog to write, under which name, and asking when there are two.
 
-The document is written off the GUI thread by the runtime (`Runtime.export`,
+The document is written off the GUI thread by the runtime (through `AppPresenter.export`,
 whose `exported` signal says how it went); what it says about itself comes from
 `core.catalog.export`.
 """
@@ -15,24 +15,14 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox
 
 from catalog_inspector.core.catalog import Snapshot, Which, export_file_name, export_note
 from catalog_inspector.core.text import visible
-from catalog_inspector.runtime import Runtime, ServerSupervisor
+from catalog_inspector.ui.presenters import AppPresenter, ServerPresenter
 
 __all__ = ["SnapshotExport", "export_choices"]
 
-STATUS_MS = 5000
 
-
-def export_choices(supervisor: ServerSupervisor | None) -> dict[Which, Snapshot]:
+def export_choices(presenter: ServerPresenter | None) -> dict[Which, Snapshot]:
     """What can be exported for a server: its accepted catalog, and its latest attempt when that was not accepted."""
-    if supervisor is None:
-        return {}
-    choices: dict[Which, Snapshot] = {}
-    if supervisor.accepted is not None:
-        choices["accepted"] = supervisor.accepted
-    attempt = supervisor.attempt.snapshot if supervisor.attempt is not None else None
-    if attempt is not None and attempt is not supervisor.accepted:
-        choices["attempt"] = attempt
-    return choices
+    return presenter.export_choices() if presenter is not None else {}
 
 
 class SnapshotExport(QObject):
@@ -41,13 +31,13 @@ class SnapshotExport(QObject):
     def __init__(
         self,
         window: QMainWindow,
-        runtime: Runtime,
+        app: AppPresenter,
         settings: QSettings,
-        current: Callable[[], ServerSupervisor | None],
+        current: Callable[[], ServerPresenter | None],
     ) -> None:
         super().__init__(window)
         self._window = window
-        self._runtime = runtime
+        self._app = app
         self._settings = settings
         self._current = current
 
@@ -64,24 +54,24 @@ class SnapshotExport(QObject):
         in the folder used last. False if there was nothing to export, no file was chosen, or
         `which` names nothing there is.
         """
-        supervisor = self._current()
-        choices = export_choices(supervisor)
-        if supervisor is None or not choices:
-            self._window.statusBar().showMessage("Nothing to export yet.", STATUS_MS)
+        presenter = self._current()
+        choices = export_choices(presenter)
+        if presenter is None or not choices:
+            self._app.messages.info("Nothing to export yet.")
             return False
         if which is None and len(choices) > 1:
-            self._ask_which(supervisor, path)
+            self._ask_which(presenter, path)
             return True
         chosen: Which = which if which is not None else next(iter(choices))
         snapshot = choices.get(chosen)
         if snapshot is None:
             return False
         if path is None:
-            path = self._ask_path(export_file_name(supervisor.spec.name, snapshot, chosen))
+            path = self._ask_path(export_file_name(presenter.name, snapshot, chosen))
             if path is None:
                 return False
-        self._window.statusBar().showMessage(f"Writing {path}…")
-        self._runtime.export(snapshot, path, export_note(chosen, snapshot, choices.get("attempt")))
+        self._app.messages.progress(f"Writing {path}…")
+        self._app.export(snapshot, path, export_note(chosen, snapshot, choices.get("attempt")))
         return True
 
     def _ask_path(self, name: str) -> Path | None:
@@ -93,14 +83,14 @@ class SnapshotExport(QObject):
         self._settings.setValue("export/folder", str(Path(chosen).parent))
         return Path(chosen)
 
-    def _ask_which(self, supervisor: ServerSupervisor, path: Path | None) -> QMessageBox:
-        failed = export_choices(supervisor)["attempt"]
+    def _ask_which(self, presenter: ServerPresenter, path: Path | None) -> QMessageBox:
+        failed = export_choices(presenter)["attempt"]
         why = visible(failed.error.message, 300) if failed.error is not None else failed.status
         box = QMessageBox(QMessageBox.Icon.Question, "Export snapshot", "", parent=self._window)
         box.setObjectName("exportChoice")
         box.setTextFormat(Qt.TextFormat.PlainText)
         box.setText(
-            f"The latest refresh of {visible(supervisor.spec.name, 120)} was not accepted ({why}).\n\n"
+            f"The latest refresh of {visible(presenter.name, 120)} was not accepted ({why}).\n\n"
             "Export the accepted catalog (the last good one, still shown) or the failed attempt (its pages "
             "and error, as the walk left them)? The file says which it is."
         )

@@ -1,10 +1,9 @@
 """The main window: server sidebar, status banner, catalog tabs with page timelines, server log.
 
-It binds to the presenter of the selected server and renders what the
-presenter says; user intents go to the presenter or the runtime as plain
-method calls. It never awaits and holds no protocol objects. Every signal it
-listens to is connected to one of its own methods, so nothing fires into it
-once it is deleted.
+It binds to the app's presenter and to the presenter of the selected server, and
+renders what they say; user intents go to them as plain method calls. It never
+awaits and holds no runtime or protocol object. Every signal it listens to is
+connected to one of its own methods, so nothing fires into it once it is deleted.
 """
 
 from __future__ import annotations
@@ -26,20 +25,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.calls import lint_words
 from catalog_inspector.core.catalog import LIST_KINDS, LIST_NAMES, Which
 from catalog_inspector.core.config import ConfigStore, EntryProblem
-from catalog_inspector.core.drift import Entry
 from catalog_inspector.core.text import visible
-from catalog_inspector.runtime import Runtime, ServerSupervisor
 from catalog_inspector.runtime.messages import Message
-from catalog_inspector.runtime.tracker import Comparison
 from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.dialogs.imports import ImportDialog
 from catalog_inspector.ui.dialogs.server import ServerDialog
 from catalog_inspector.ui.export_action import SnapshotExport
 from catalog_inspector.ui.models.server_list import ServerListModel
-from catalog_inspector.ui.presenter import Banner, ServerPresenter
+from catalog_inspector.ui.presenters import AppPresenter, Banner, ServerPresenter
 from catalog_inspector.ui.server_menu import ServerMenu
 from catalog_inspector.ui.signin import link_text
 from catalog_inspector.ui.widgets.call_panel import CallPanel
@@ -60,18 +55,17 @@ LOG_LINES = 5000
 LOG_BATCH = 300  # lines one repaint of the log appends (~30 µs each: within a frame); a flood skips the rest
 LOG_BATCH_MS = 100
 OTHER_LISTS = tuple(name for name in LIST_NAMES if name != "tools")
-STATUS_MS = 5000
 
 _PRESENTER_SIGNALS = (
     "header_changed",
     "banner_changed",
     "catalog_changed",
+    "marks_changed",
+    "lint_changed",
     "walks_changed",
-    "drift_changed",
     "pages_added",
     "details_changed",
     "log_lines",
-    "status_message",
 )
 
 
@@ -79,7 +73,7 @@ class MainWindow(QMainWindow):
     """The app's one window.
 
     Attributes:
-        presenters: one per server, by name.
+        app: the app's presenter (every server's presenter, the selection, the runtime's door).
         finished: every session is closed; the window may go.
 
     Signals:
@@ -88,35 +82,30 @@ class MainWindow(QMainWindow):
 
     closed = Signal()
 
-    def __init__(self, runtime: Runtime, settings: QSettings, notice: str = "") -> None:
+    def __init__(self, app: AppPresenter, settings: QSettings, notice: str = "") -> None:
         super().__init__()
         self.setWindowTitle("MCP Catalog Inspector")
-        self.runtime = runtime
+        self.app = app
+        app.setParent(self)
         self.settings = settings
-        self.presenters = {
-            s.spec.name: ServerPresenter(s, self, runtime.tracker, runtime.signins) for s in runtime.supervisors
-        }
         self._presenter: ServerPresenter | None = None
         self._problem: EntryProblem | None = None  # the selected row is an entry that could not be used
         self._shutting_down = False
         self.finished = False
-        self._filters: dict[str, str] = {}  # the tool filter's text, per server
-        self.exporter = SnapshotExport(self, runtime, settings, lambda: self.current)
+        self.exporter = SnapshotExport(self, app, settings, lambda: self._presenter)
         self._build(notice)
-        runtime.shutdown_finished.connect(self._on_runtime_shutdown_finished)
-        runtime.servers_changed.connect(self._on_runtime_servers_changed)
-        runtime.exported.connect(self._on_runtime_exported)
-        runtime.tracker.collisions_changed.connect(self._on_tracker_collisions_changed)
-        runtime.tracker.comparison_ready.connect(self._on_tracker_comparison_ready)
-        runtime.messages.shown.connect(self._on_messages_shown)
-        runtime.messages.cleared.connect(self._on_messages_cleared)
-        runtime.calls.catalog_linted.connect(self._on_calls_catalog_linted)
-        runtime.signins.sign_in_started.connect(self._on_signins_sign_in_started)
+        app.shutdown_finished.connect(self._on_app_shutdown_finished)
+        app.servers_changed.connect(self._on_app_servers_changed)
+        app.exported.connect(self._on_app_exported)
+        app.collisions_changed.connect(self._on_app_collisions_changed)
+        app.sign_in_started.connect(self._on_app_sign_in_started)
+        app.messages.shown.connect(self._on_messages_shown)
+        app.messages.cleared.connect(self._on_messages_cleared)
         self._restore()
 
     # -- construction ---------------------------------------------------------
     def _build(self, notice: str) -> None:
-        self.servers = ServerListModel(self.runtime, self)
+        self.servers = ServerListModel(self.app, self)
         self.server_list = QListView(self)
         self.server_list.setObjectName("serverList")
         self.server_list.setModel(self.servers)
@@ -164,7 +153,7 @@ class MainWindow(QMainWindow):
         self.banner.sign_in.opened.connect(self._on_sign_in_opened)
         self.tools_pane = ToolsPane(self)
         # The rows a big catalog plans are kept out of the cycle collector's sight as they are made.
-        self.tools_pane.rows_planned.connect(self.runtime.collector.items_arrived)
+        self.tools_pane.rows_planned.connect(self.app.rows_planned)
         self.tools_pane.filter.textChanged.connect(self._on_tool_filter_text_changed)
         self.list_panes = {name: ListPane(name, self) for name in OTHER_LISTS}
         self.server_info = plain_text_view("serverInfo", self)
@@ -180,17 +169,15 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.tools_pane, LIST_KINDS["tools"].title)
         for name in OTHER_LISTS:
             self.tabs.addTab(self.list_panes[name], LIST_KINDS[name].title.replace("&", "&&"))
+        for name in LIST_NAMES:
+            self._timeline(name).walk_chosen.connect(lambda kind, list_name=name: self._on_walk_chosen(list_name, kind))
         self.tabs.addTab(server_tab, "Server && log")
         self.drift_pane = DriftPane(self)
-        self.drift_pane.set_keep(self.runtime.tracker.history.keep if self.runtime.tracker.history else 50)
-        self.drift_pane.approve_clicked.connect(self._on_drift_pane_approve_clicked)
-        self.drift_pane.forget_clicked.connect(self._on_drift_pane_forget_clicked)
-        self.drift_pane.compare_requested.connect(self._on_drift_pane_compare_requested)
-        self.drift_pane.delete_requested.connect(self._on_drift_pane_delete_requested)
+        self.drift_pane.set_keep(self.app.keep)
         self.drift_pane.keep_changed.connect(self._on_drift_pane_keep_changed)
         self.duplicates_pane = DuplicatesPane(self)
         self.checks_pane = ChecksPane(self)
-        self.call_panel = CallPanel(self.runtime, self)
+        self.call_panel = CallPanel(self.app.checks, self)
         self.tools_pane.tool_selected.connect(self.call_panel.set_tool)
         self.tools_pane.tree.doubleClicked.connect(self._on_tree_double_clicked)
         self.tabs.insertTab(1, self.call_panel, "Call")
@@ -229,7 +216,7 @@ class MainWindow(QMainWindow):
             self.file_actions[key] = action
         self._update_file_actions()
         self.server_menu = ServerMenu(
-            self, self.menuBar().addMenu("&Servers"), self._selected_name, self.select_server, self.sign_out
+            self, self.app, self.menuBar().addMenu("&Servers"), self._selected_name, self.select_server, self.sign_out
         )
         self.server_actions = self.server_menu.actions
         about = self.menuBar().addMenu("&Help").addAction("&About MCP Catalog Inspector")
@@ -250,9 +237,9 @@ class MainWindow(QMainWindow):
         return self._presenter
 
     @property
-    def current(self) -> ServerSupervisor | None:
-        """The selected server's supervisor."""
-        return self._presenter.supervisor if self._presenter is not None else None
+    def current(self) -> ServerPresenter | None:
+        """The selected server's presenter (None: none, or an entry that could not be used)."""
+        return self._presenter
 
     def select_server(self, name: str) -> bool:
         row = self.servers.row_of(name)
@@ -280,19 +267,20 @@ class MainWindow(QMainWindow):
 
     def _on_sign_in_opened(self, opened: bool) -> None:
         if not opened:
-            self.statusBar().showMessage("No browser could be opened: copy the link into one on this machine.", 8000)
+            self.app.messages.warning("No browser could be opened: copy the link into one on this machine.")
 
-    def _on_signins_sign_in_started(self, name: str) -> None:
+    def _on_app_sign_in_started(self, name: str) -> None:
         """A server asks for a sign-in: the system browser is opened at its link once, whichever server it is."""
-        supervisor = self.runtime.supervisor(name)
-        sign_in = supervisor.sign_in if supervisor is not None else None
+        sign_in = self.app.sign_in_of(name)
         if sign_in is None:
             return
         opened = open_in_browser(link_text(sign_in.url))
         shown = visible(name, 120)
-        where = "" if supervisor is self.current else f" (select {shown} to see its link)"
+        where = (
+            "" if self._presenter is not None and self._presenter.name == name else f" (select {shown} to see its link)"
+        )
         done = "your browser was opened at its sign-in page" if opened else "no browser could be opened; copy the link"
-        self.statusBar().showMessage(f"{shown} asks you to sign in: {done}{where}.")
+        self.app.messages.progress(f"{shown} asks you to sign in: {done}{where}.")
 
     def export_snapshot(self, path: Path | None = None, which: Which | None = None) -> bool:
         """File ▸ Export snapshot for the selected server (see `SnapshotExport.export`)."""
@@ -303,7 +291,11 @@ class MainWindow(QMainWindow):
 
     def _on_tool_filter_text_changed(self, text: str) -> None:
         if self._presenter is not None:
-            self._filters[self._presenter.supervisor.spec.name] = text
+            self._presenter.tool_filter = text
+
+    def _on_walk_chosen(self, list_name: str, kind: str) -> None:
+        if self._presenter is not None:
+            self._presenter.choose_walk(list_name, kind)
 
     def _update_file_actions(self) -> None:
         """Refresh, Cancel and Export are enabled only when they can act on the selected server."""
@@ -322,15 +314,16 @@ class MainWindow(QMainWindow):
         if not indexes:
             return
         row = indexes[0].row()
-        supervisor = self.servers.supervisor_at(row)
-        if supervisor is None:
+        presenter = self.servers.presenter_at(row)
+        if presenter is None:
             problem = self.servers.problem_at(row)
             if problem is not None:
+                self.app.select(None)
                 self._show_problem(problem)
             return
-        self._bind(self.presenters[supervisor.spec.name])
-        self.settings.setValue("lastServer", supervisor.spec.name)
-        supervisor.ensure_started()
+        self._bind(presenter)
+        self.settings.setValue("lastServer", presenter.name)
+        self.app.select(presenter.name)  # a server never attempted starts its walk
 
     def _show_problem(self, problem: EntryProblem) -> None:
         """An entry that could not be used: its reason, and the way to fix it."""
@@ -343,21 +336,14 @@ class MainWindow(QMainWindow):
         self.banner.show_banner(Banner("entry", text, "Edit…" if fixable else "", fixable))
         self._update_server_actions()
 
-    def _on_runtime_servers_changed(self) -> None:
-        """The configuration changed: presenters follow the supervisors; the selection stays where it can."""
-        selected = self._presenter.supervisor.spec.name if self._presenter is not None else None
-        alive = {s.spec.name: s for s in self.runtime.supervisors}
-        for name, presenter in list(self.presenters.items()):
-            if alive.get(name) is not presenter.supervisor:
-                if presenter is self._presenter:
-                    self._unbind()
-                del self.presenters[name]
-                presenter.deleteLater()
-        for name, supervisor in alive.items():
-            if name not in self.presenters:
-                self.presenters[name] = ServerPresenter(supervisor, self, self.runtime.tracker, self.runtime.signins)
+    def _on_app_servers_changed(self) -> None:
+        """The configuration changed: the presenters followed the supervisors; the selection stays where it can."""
+        selected = self._presenter.name if self._presenter is not None else None
+        if self._presenter is not None and self._presenter not in self.app.presenters.values():
+            self._unbind()
+        alive = list(self.app.presenters)
         if not (selected is not None and self.select_server(selected)) and alive:
-            self.select_server(next(iter(alive)))
+            self.select_server(alive[0])
         if not alive:
             self._unbind()
             self.title.setText("No servers")
@@ -373,7 +359,7 @@ class MainWindow(QMainWindow):
         self._update_file_actions()
 
     # -- managing the configured servers (the Servers menu, `ServerMenu`) -------
-    def manage_config(self, store: ConfigStore, reload: Callable[[], None]) -> None:
+    def manage_config(self, store: ConfigStore, reload: Callable[[Callable[[], object] | None], None]) -> None:
         """Let the Servers menu edit `store` (the app's own file); `reload` applies it at once."""
         self.server_menu.manage(store, reload)
         self._update_server_actions()
@@ -399,8 +385,7 @@ class MainWindow(QMainWindow):
     def _selected_name(self) -> str | None:
         if self._problem is not None:
             return self._problem.name
-        current = self.current
-        return current.spec.name if current is not None else None
+        return self._presenter.name if self._presenter is not None else None
 
     def _update_server_actions(self) -> None:
         """Sign out needs an HTTP or SSE server with a kept sign-in, while no walk runs."""
@@ -418,20 +403,19 @@ class MainWindow(QMainWindow):
         for name in _PRESENTER_SIGNALS:
             getattr(presenter, name).connect(getattr(self, f"_on_presenter_{name}"))
         # Each server keeps its own filter: another server's text would hide its tools with no word why.
-        self.tools_pane.filter.setText(self._filters.get(presenter.supervisor.spec.name, ""))
+        self.tools_pane.filter.setText(presenter.tool_filter)
         self._log_batch.clear()
-        self.call_panel.set_server(presenter.supervisor)
-        for pane in self.list_panes.values():
+        self.call_panel.bind(presenter.call)
+        for name, pane in self.list_panes.items():
             if pane.request is not None:
-                pane.request.set_server(presenter.supervisor)
+                pane.request.bind(presenter.requests[name])
+        self.drift_pane.bind(presenter.drift)
         self.server_log.setPlainText(presenter.log_text())
         self.statusBar().clearMessage()
         self._on_presenter_header_changed()
         self._on_presenter_banner_changed()
         self._on_presenter_catalog_changed()
         self._on_presenter_walks_changed()
-        self.drift_pane.showing_comparison = False
-        self._on_presenter_drift_changed()
 
     # -- rendering what the presenter says ------------------------------------
     def _on_presenter_header_changed(self) -> None:
@@ -448,43 +432,49 @@ class MainWindow(QMainWindow):
             self.banner.show_banner(self._presenter.banner())
 
     def _on_presenter_catalog_changed(self) -> None:
+        """A new catalog, with its first report: the tree is planned once, with its marks; the lists follow."""
         presenter = self._presenter
         if presenter is None:
             return
         catalog = presenter.catalog
         self.tools_pane.set_tools(presenter.shown_tools(), *presenter.tool_marks())
-        self._on_calls_catalog_linted(presenter.supervisor.spec.name)
+        self._on_presenter_lint_changed()
         for name, pane in self.list_panes.items():
             pane.model.set_items(catalog.lists[name].items if catalog else [])
         set_capped_text(self.server_info, presenter.server_text())
+        self._show_reach_and_drift_title()
+
+    def _on_presenter_marks_changed(self) -> None:
+        """An approval or its check changed what the tree marks; the catalog is the same."""
+        presenter = self._presenter
+        if presenter is None:
+            return
+        marks = presenter.tool_marks()
+        if marks != self.tools_pane.marks:
+            self.tools_pane.set_tools(presenter.shown_tools(), *marks)
+        self._show_reach_and_drift_title()
+
+    def _on_presenter_lint_changed(self) -> None:
+        if self._presenter is not None:
+            self.tools_pane.set_lint(self._presenter.lint_marks())
+
+    def _show_reach_and_drift_title(self) -> None:
+        presenter = self._presenter
+        if presenter is None:
+            return
+        self.checks_pane.show_first_page(presenter.first_page())
+        self.tabs.setTabText(self.tabs.indexOf(self.drift_pane), "Drift ⚠" if presenter.alarm else "Drift")
 
     def _on_presenter_walks_changed(self) -> None:
         presenter = self._presenter
         if presenter is None:
             return
         for name in LIST_NAMES:
-            self._timeline(name).set_walks(presenter.walks(name))
+            self._timeline(name).set_walks(presenter.walks(name), presenter.chosen_walks.get(name))
         duplicates = presenter.duplicates()
         self.duplicates_pane.show_duplicates(duplicates)
         title = f"Duplicates ({len(duplicates)})" if duplicates else "Duplicates"
         self.tabs.setTabText(self.tabs.indexOf(self.duplicates_pane), title)
-
-    def _on_presenter_drift_changed(self) -> None:
-        presenter = self._presenter
-        if presenter is None:
-            return
-        marks = presenter.tool_marks()
-        shown = presenter.shown_tools()
-        if len(shown) != self.tools_pane.given or marks != self.tools_pane.marks:
-            self.tools_pane.set_tools(shown, *marks)
-        tracker = self.runtime.tracker
-        approved = tracker.pins.get(presenter.supervisor.spec.name) is not None
-        self.drift_pane.show_report(presenter.report, presenter.catalog is not None, approved)
-        self.drift_pane.set_history(presenter.history())
-        self.checks_pane.show_first_page(presenter.first_page())
-        report = presenter.report
-        alarm = report is not None and report.alarm
-        self.tabs.setTabText(self.tabs.indexOf(self.drift_pane), "Drift ⚠" if alarm else "Drift")
 
     def _on_presenter_details_changed(self) -> None:
         presenter = self._presenter
@@ -498,12 +488,6 @@ class MainWindow(QMainWindow):
     def _on_presenter_log_lines(self, lines: list[str]) -> None:
         self._log_batch.extend(lines)
 
-    def _on_presenter_status_message(self, text: str) -> None:
-        if text:
-            self.statusBar().showMessage(text, STATUS_MS)
-        else:
-            self.statusBar().clearMessage()
-
     def _append_log(self, lines: list[str]) -> None:
         skipped = self._log_batch.dropped
         if skipped:
@@ -512,8 +496,8 @@ class MainWindow(QMainWindow):
         self.server_log.appendPlainText("\n".join(lines))
 
     def _on_tree_double_clicked(self, index: object) -> None:
-        """Double-clicking a tool opens it in the Call tab."""
-        if self.call_panel.tool is not None:
+        """Double-clicking a tool opens it in the Call tab (the presenter has it, whether the tab was shown yet)."""
+        if self._presenter is not None and self._presenter.call.tool is not None:
             self.tabs.setCurrentWidget(self.call_panel)
 
     def _on_banner_retry_clicked(self) -> None:
@@ -523,46 +507,17 @@ class MainWindow(QMainWindow):
         if self.banner.state == "drift":
             self.tabs.setCurrentWidget(self.drift_pane)
             return
-        current = self.current
-        if self.banner.state == "consent" and current is not None and self.runtime.consent is not None:
-            try:
-                self.runtime.consent.approve(current.spec)
-            except OSError as exc:  # the yes holds for this run; it will be asked again next time
-                self.statusBar().showMessage(visible(f"Could not remember this answer: {exc}", 500), 8000)
+        if self.banner.state == "consent" and self._presenter is not None:
+            self.app.approve_launch(self._presenter.name)  # remembered off the GUI thread; the walk starts
+            return
         self.refresh()
-
-    def _on_drift_pane_approve_clicked(self) -> None:
-        if self._presenter is not None:
-            self._presenter.approve()
-
-    def _on_drift_pane_forget_clicked(self) -> None:
-        if self._presenter is not None:
-            self._presenter.forget_approval()
-
-    def _on_drift_pane_compare_requested(self, old: Entry, new: Entry | None) -> None:
-        if self.current is not None:
-            self.runtime.tracker.request_comparison(self.current.spec.name, old, new)
-
-    def _on_drift_pane_delete_requested(self, entry: Entry) -> None:
-        if self.current is not None:
-            self.runtime.tracker.delete(self.current.spec.name, entry)
 
     def _on_drift_pane_keep_changed(self, keep: int) -> None:
         self.settings.setValue("history/keep", keep)
-        self.runtime.tracker.set_keep(keep)
+        self.app.set_keep(keep)
 
-    def _on_tracker_collisions_changed(self) -> None:
-        self.checks_pane.show_collisions(self.runtime.tracker.collisions)
-
-    def _on_tracker_comparison_ready(self, name: str, comparison: Comparison) -> None:
-        if self.current is not None and self.current.spec.name == name:
-            self.drift_pane.show_comparison(comparison)
-
-    def _on_calls_catalog_linted(self, name: str) -> None:
-        if self.current is None or self.current.spec.name != name:
-            return
-        linted = self.runtime.calls.lints.get(name, {})
-        self.tools_pane.set_lint({tool: lint_words(issues) for tool, issues in linted.items()})
+    def _on_app_collisions_changed(self) -> None:
+        self.checks_pane.show_collisions(self.app.collisions)
 
     def _on_messages_shown(self, message: Message) -> None:
         # Made visible and bounded by the bridge: a server's words never render as anything but text.
@@ -571,11 +526,11 @@ class MainWindow(QMainWindow):
     def _on_messages_cleared(self) -> None:
         self.statusBar().clearMessage()
 
-    def _on_runtime_exported(self, path: Path, error: OSError | None) -> None:
+    def _on_app_exported(self, path: Path, error: OSError | None) -> None:
         if error is None:
-            self.statusBar().showMessage(f"Snapshot written to {path}", STATUS_MS)
+            self.app.messages.info(f"Snapshot written to {path}")
         else:
-            self.statusBar().showMessage(f"Could not write {path}: {error.strerror or error}", 8000)
+            self.app.messages.error(f"Could not write {path}: {error.strerror or error}")
 
     # -- settings and shutdown ----------------------------------------------
     def _restore(self) -> None:
@@ -598,9 +553,9 @@ class MainWindow(QMainWindow):
             self.settings.setValue("geometry", self.saveGeometry())
             self.settings.sync()
             self.hide()
-            self.runtime.shutdown()
+            self.app.shutdown()
 
-    def _on_runtime_shutdown_finished(self) -> None:
+    def _on_app_shutdown_finished(self) -> None:
         self.finished = True
         self.close()
         self.closed.emit()

@@ -93,8 +93,9 @@ async def run_self_test(window: MainWindow, shown_ms: float | None, say: Callabl
         name = DEMO_MODES[0][0]
         if not window.select_server(name):
             raise AssertionError(f"the demo server {name!r} is not in the sidebar")
-        supervisor = window.current
-        assert supervisor is not None
+        presenter = window.current
+        assert presenter is not None
+        supervisor = presenter.supervisor  # the self-test drives the engine itself, as a script would
         await _walk(supervisor)
         tools = [tool.get("name") for tool in supervisor.accepted.tools.items] if supervisor.accepted else []
         say(f"ok: walked {name!r}: {len(tools)} tools {tools}")

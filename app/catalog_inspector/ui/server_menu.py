@@ -1,29 +1,30 @@
 """The Servers menu: add, import, edit, duplicate, disable and remove entries of the app's own config file.
 
-It only ever edits the file (atomically, through `ConfigStore`); `reload` then
-applies it, so the sidebar, the supervisors and their signals follow the file
-as they do when it changes outside the app. Another client's file is never
-edited: the menu is given no store for it.
+It only ever edits the file (atomically, through `ConfigStore`, off the GUI thread:
+a write and its fsync, and any value kept in the keyring, go to the app's offload
+threads and report back); `reload` then applies it, so the sidebar, the supervisors
+and their signals follow the file as they do when it changes outside the app.
+Another client's file is never edited: the menu is given no store for it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
 
-from catalog_inspector.core.config import ConfigError, ConfigStore
+from catalog_inspector.core.config import ConfigError, ConfigStore, store_secret
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui.dialogs.imports import ImportDialog
 from catalog_inspector.ui.dialogs.server import ServerDialog
+from catalog_inspector.ui.presenters import AppPresenter
 
 __all__ = ["ServerMenu"]
 
-STATUS_MS = 5000
-ERROR_MS = 8000
+T = TypeVar("T")
 
 
 class ServerMenu(QObject):
@@ -37,6 +38,7 @@ class ServerMenu(QObject):
     def __init__(
         self,
         window: QMainWindow,
+        app: AppPresenter,
         menu: QMenu,
         selected: Callable[[], str | None],
         select: Callable[[str], bool],
@@ -44,10 +46,11 @@ class ServerMenu(QObject):
     ) -> None:
         super().__init__(window)
         self._window = window
+        self._app = app
         self._selected = selected  # the selected server's (or unusable entry's) name
         self._select = select
         self._store: ConfigStore | None = None
-        self._reload: Callable[[], None] | None = None
+        self._reload: Callable[[Callable[[], object] | None], None] | None = None
         self.actions: dict[str, QAction] = {}
         entries: tuple[tuple[str, str, Callable[[], object]], ...] = (
             ("add", "&Add server…", self.add_server),
@@ -66,8 +69,8 @@ class ServerMenu(QObject):
             self.actions[key] = action
         self.update(can_sign_out=False)
 
-    def manage(self, store: ConfigStore, reload: Callable[[], None]) -> None:
-        """Edit `store` (the app's own file); `reload` applies it at once."""
+    def manage(self, store: ConfigStore, reload: Callable[[Callable[[], object] | None], None]) -> None:
+        """Edit `store` (the app's own file); `reload(then)` reads and applies it at once, then calls `then`."""
         self._store = store
         self._reload = reload
 
@@ -97,7 +100,7 @@ class ServerMenu(QObject):
         """Open the dialog for a new server; Save writes it to the config file (returns the open dialog)."""
         if self._store is None:
             return None
-        dialog = ServerDialog(self._window, taken=self._names())
+        dialog = ServerDialog(self._window, taken=self._names(), keyring=self._app.keyring)
         dialog.accepted.connect(lambda: self._on_server_dialog_saved(dialog, None))
         dialog.open()
         return dialog
@@ -116,7 +119,7 @@ class ServerMenu(QObject):
         entry = self.entry(name) if name is not None else None
         if name is None or entry is None:
             return None
-        dialog = ServerDialog(self._window, name, entry, taken=self._names() - {name})
+        dialog = ServerDialog(self._window, name, entry, taken=self._names() - {name}, keyring=self._app.keyring)
         dialog.accepted.connect(lambda: self._on_server_dialog_saved(dialog, name))
         dialog.open()
         return dialog
@@ -124,9 +127,7 @@ class ServerMenu(QObject):
     def duplicate_server(self) -> None:
         name = self._selected()
         if name is not None and self.entry(name) is not None:
-            copied: list[str] = []
-            if self._save(lambda store: copied.append(store.duplicate(name))):
-                self._select(copied[0])
+            self._save(lambda store: store.duplicate(name), self._select)
 
     def toggle_server_disabled(self) -> None:
         name = self._selected()
@@ -151,19 +152,20 @@ class ServerMenu(QObject):
         return box
 
     # -- the file --------------------------------------------------------------
-    def _say(self, text: str, ms: int) -> None:
-        self._window.statusBar().showMessage(text, ms)
+    def _save(self, change: Callable[[ConfigStore], T], then: Callable[[T], object] | None = None) -> None:
+        """Make `change` to the file off the GUI thread; once it is written, apply the file and call `then` with
+        its result. A change that fails is said on the message bridge and changes nothing."""
+        store = self._store
+        assert store is not None
 
-    def _save(self, change: Callable[[ConfigStore], object]) -> bool:
-        assert self._store is not None
-        try:
-            change(self._store)
-        except (ConfigError, OSError) as exc:
-            self._say(visible(f"The configuration was not saved: {exc}", 500), ERROR_MS)
-            return False
-        if self._reload is not None:
-            self._reload()
-        return True
+        def done(result: T) -> None:
+            after = (lambda: then(result)) if then is not None else None
+            if self._reload is not None:
+                self._reload(after)  # `then` once the file is applied: a new server is in the sidebar by then
+            elif after is not None:
+                after()
+
+        self._app.save_config(lambda: change(store), done, "save the configuration")
 
     def _names(self) -> frozenset[str]:
         if self._store is None:
@@ -174,20 +176,25 @@ class ServerMenu(QObject):
             return frozenset()
 
     def _on_import_dialog_accepted(self, dialog: ImportDialog) -> None:
-        given: list[str] = []
-        if self._save(lambda store: given.extend(store.import_entries(dialog.chosen()))) and given:
-            self._say(f"Imported {len(given)} server(s); each asks before its first run.", STATUS_MS)
-            self._select(given[0])
+        chosen = dialog.chosen()
+
+        def imported(given: list[str]) -> None:
+            if given:
+                self._app.messages.info(f"Imported {len(given)} server(s); each asks before its first run.")
+                self._select(given[0])
+
+        self._save(lambda store: list(store.import_entries(chosen)), imported)
         dialog.deleteLater()
 
     def _on_server_dialog_saved(self, dialog: ServerDialog, old_name: str | None) -> None:
         name = dialog.result_name()
-        try:
-            entry = dialog.result_entry(store_secrets=True)
-        except Exception as exc:  # the keyring backend's own errors: nothing is saved
-            self._say(visible(f"The keyring refused a value; nothing was saved: {exc}", 500), ERROR_MS)
-            dialog.deleteLater()
-            return
-        if self._save(lambda store: store.put(name, entry, replacing=old_name)):
-            self._select(name)
+        entry, secrets = dialog.result_with_secrets()  # read from the widgets here; kept off the GUI thread
+
+        def put(store: ConfigStore) -> str:
+            for path, value in secrets.items():  # a keyring that refuses one stops the save: nothing is written
+                store_secret(path, value)
+            store.put(name, entry, replacing=old_name)
+            return name
+
+        self._save(put, self._select)
         dialog.deleteLater()

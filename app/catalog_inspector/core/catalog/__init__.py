@@ -35,6 +35,7 @@ from catalog_inspector.core.catalog.snapshot import (
     failed_snapshot,
     now_iso,
     summarize,
+    taken_words,
     write_json,
 )
 
@@ -56,6 +57,7 @@ __all__ = [
     "failed_snapshot",
     "item_key",
     "now_iso",
+    "taken_words",
     "summarize",
     "walk_list",
     "write_json",

@@ -26,6 +26,7 @@ __all__ = [
     "Snapshot",
     "failed_snapshot",
     "now_iso",
+    "taken_words",
     "summarize",
     "write_json",
 ]
@@ -252,6 +253,16 @@ def summarize(lists: dict[str, ListResult]) -> tuple[Status, ErrorInfo | None]:
 
 def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def taken_words(taken_at: str | None, date: bool = True) -> str:
+    """When a catalog was taken, as the app says it everywhere (the one clock): this machine's local time and
+    zone, from the snapshot's own `taken_at` (ISO 8601, UTC). `?` when there is none or it is not a time."""
+    try:
+        moment = datetime.fromisoformat(str(taken_at).replace("Z", "+00:00")).astimezone()
+    except ValueError:
+        return "?"
+    return moment.strftime("%Y-%m-%d %H:%M:%S %Z" if date else "%H:%M:%S")
 
 
 def failed_snapshot(

@@ -60,7 +60,15 @@ class LaunchConsent:
 
     def approve(self, spec: ServerSpec) -> None:
         """Remember the user's yes (raises OSError if it cannot be written; the yes still holds for this run)."""
+        self.grant(spec)
+        self.save()
+
+    def grant(self, spec: ServerSpec) -> None:
+        """The user's yes, for this run: in memory at once (the app writes it with `save`, off its GUI thread)."""
         self._keys.add(launch_key(spec))
+
+    def save(self) -> None:
+        """Write every yes given so far, whole or not at all (raises OSError if it cannot be written)."""
         if self.path is not None:
             keys = sorted(self._keys)
             write_text_safely(self.path, lambda handle: json.dump(keys, handle))

@@ -29,6 +29,7 @@ from catalog_inspector.core.drift.pins import (
     save_pins,
 )
 from catalog_inspector.core.drift.report import (
+    Comparison,
     DriftReport,
     DriftRow,
     Duplicate,
@@ -42,6 +43,7 @@ from catalog_inspector.core.drift.report import (
 )
 
 __all__ = [
+    "Comparison",
     "ABSENT",
     "CatalogDiff",
     "DEFAULT_KEEP",

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from catalog_inspector.core.catalog import LIST_NAMES, Snapshot, write_json
+from catalog_inspector.core.catalog import LIST_NAMES, Snapshot, taken_words, write_json
 from catalog_inspector.core.config import ServerSpec, server_key
 from catalog_inspector.core.files import write_text_safely
 
@@ -55,13 +55,14 @@ class Entry:
         return self.counts.get("tools", 0)
 
     def label(self, every_list: bool = False) -> str:
-        """`2026-11-30 22:13:32 UTC · 3 tools` (`every_list`: and the other lists' counts when they have items)."""
-        stamp = self.taken_at[:19].replace("T", " ")
+        """`2026-11-30 22:13:32 UTC · 3 tools`, in this machine's time (`every_list`: and the other lists' counts
+        when they have items)."""
+        stamp = taken_words(self.taken_at)
         parts = [f"{self.tools:,} tool{'s' if self.tools != 1 else ''}"]
         for name, noun in (("resources", "resources"), ("resource_templates", "templates"), ("prompts", "prompts")):
             if every_list and self.counts.get(name):
                 parts.append(f"{self.counts[name]:,} {noun}")
-        return f"{stamp} UTC · {', '.join(parts)}"
+        return f"{stamp} · {', '.join(parts)}"
 
 
 def _stamp(taken_at: str) -> str:

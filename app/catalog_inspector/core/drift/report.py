@@ -11,12 +11,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from catalog_inspector.core.catalog import LIST_KINDS, LIST_NAMES, Snapshot, item_key
+from catalog_inspector.core.catalog import LIST_KINDS, LIST_NAMES, Snapshot, item_key, taken_words
 from catalog_inspector.core.drift.diff import ABSENT, CatalogDiff, Change, Severity, diff_catalogs, diff_item
 from catalog_inspector.core.drift.pins import PinCheck, Pins, check_pins
 from catalog_inspector.core.errors import ErrorKind
 
 __all__ = [
+    "Comparison",
     "DriftReport",
     "DriftRow",
     "Duplicate",
@@ -165,7 +166,7 @@ def counts_words(counts: Mapping[Severity, int]) -> str:
 
 
 def _when(taken_at: str | None) -> str:
-    return (taken_at or "?")[:19].replace("T", " ") + " UTC"
+    return taken_words(taken_at)
 
 
 def build_report(
@@ -261,3 +262,15 @@ def collisions(catalogs: Mapping[str, Iterable[str]]) -> dict[str, tuple[str, ..
         for name in dict.fromkeys(names):
             where.setdefault(name, []).append(server)
     return {name: tuple(servers) for name, servers in where.items() if len(servers) > 1}
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The drift between two catalogs the user chose: their labels, and the diff or why there is none."""
+
+    old_label: str
+    new_label: str
+    diff: CatalogDiff | None = None
+    error: str | None = None
+    rows: tuple[DriftRow, ...] = ()
+    counts: Mapping[Severity, int] = field(default_factory=dict)

@@ -112,11 +112,12 @@ class _Pairs(QTableWidget):
 class ServerDialog(QDialog):
     """Edit `entry` (or a new one); `result_entry()` gives the JSON to save under `result_name()`.
 
-    `taken`: names of the other servers (a name must be unique).
+    `taken`: names of the other servers (a name must be unique). `keyring`: whether values can go to a
+    keyring, and where, in words, as the app probed it off its GUI thread (None: asked here, now).
     """
 
     def __init__(self, parent: QWidget | None, name: str = "", entry: dict[str, Any] | None = None,
-                 taken: frozenset[str] = frozenset()) -> None:  # fmt: skip
+                 taken: frozenset[str] = frozenset(), keyring: tuple[bool, str] | None = None) -> None:  # fmt: skip
         super().__init__(parent)
         self.setObjectName("serverDialog")
         self.setWindowTitle("Edit server" if entry is not None else "Add server")
@@ -157,7 +158,7 @@ class ServerDialog(QDialog):
             line.setToolTip(f"{key}: empty for the app's default ({getattr(defaults, field):g})")
             budget_layout.addWidget(line)
             self.budgets[key] = line
-        available, where = keyring_status()
+        available, where = keyring if keyring is not None else keyring_status()
         self.keep_secret = QCheckBox("Keep values in the system keyring", self)
         self.keep_secret.setObjectName("serverUseKeyring")
         self.keep_secret.setEnabled(available)
@@ -227,11 +228,12 @@ class ServerDialog(QDialog):
     def result_name(self) -> str:
         return self.name.text().strip()
 
-    def result_entry(self, store_secrets: bool = False) -> dict[str, Any]:
+    def result_entry(self, store_secrets: bool = False, secrets: dict[str, str] | None = None) -> dict[str, Any]:
         """The entry as it will be saved: the shown fields, plus every key the dialog does not show.
 
         `store_secrets` (on Save, with the keyring box ticked): env and header values go to
-        the keyring and the entry holds `${keyring:…}` references instead.
+        the keyring and the entry holds `${keyring:…}` references instead; with `secrets`,
+        they are collected there (path → value) for the caller to store, not stored here.
 
         Raises:
             keyring.errors.KeyringError: the keyring refused a value (with `store_secrets`).
@@ -246,12 +248,12 @@ class ServerDialog(QDialog):
             if self.cwd.text().strip():
                 entry["cwd"] = self.cwd.text().strip()
             if env := self.env.pairs():
-                entry["env"] = self._kept("env", env, store_secrets)
+                entry["env"] = self._kept("env", env, store_secrets, secrets)
         else:
             entry["type"] = kind
             entry["url"] = self.url.text().strip()
             if headers := self.headers.pairs():
-                entry["headers"] = self._kept("headers", headers, store_secrets)
+                entry["headers"] = self._kept("headers", headers, store_secrets, secrets)
         budgets: dict[str, Any] = {}
         for key, line in self.budgets.items():
             text = line.text().strip()
@@ -263,7 +265,14 @@ class ServerDialog(QDialog):
             entry["disabled"] = True
         return entry
 
-    def _kept(self, kind: str, pairs: dict[str, str], store: bool) -> dict[str, str]:
+    def result_with_secrets(self) -> tuple[dict[str, Any], dict[str, str]]:
+        """The entry as it will be saved, and the values to put in the keyring first (keyring path → value):
+        read from the fields now; the keyring writes are the caller's to make (off the GUI thread)."""
+        secrets: dict[str, str] = {}
+        entry = self.result_entry(store_secrets=True, secrets=secrets)
+        return entry, secrets
+
+    def _kept(self, kind: str, pairs: dict[str, str], store: bool, secrets: dict[str, str] | None) -> dict[str, str]:
         if not store or not self.keep_secret.isChecked():
             return pairs
         kept = {}
@@ -271,7 +280,11 @@ class ServerDialog(QDialog):
             if value.startswith("${") and value.endswith("}"):
                 kept[key] = value  # already a reference or a variable
                 continue
-            store_secret(f"{self.result_name()}/{kind}/{key}", value)
+            path = f"{self.result_name()}/{kind}/{key}"
+            if secrets is None:
+                store_secret(path, value)
+            else:
+                secrets[path] = value
             kept[key] = reference(self.result_name(), kind, key)
         return kept
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
@@ -10,8 +10,11 @@ from PySide6.QtGui import QColor
 from catalog_inspector.core.config import EntryProblem
 from catalog_inspector.core.drift import DriftReport, Severity
 from catalog_inspector.core.text import visible
-from catalog_inspector.runtime import Runtime, ServerState, ServerSupervisor
+from catalog_inspector.runtime import ServerState, ServerSupervisor
 from catalog_inspector.ui.models.roles import Role, tooltip
+
+if TYPE_CHECKING:
+    from catalog_inspector.ui.presenters import AppPresenter, ServerPresenter
 
 __all__ = ["STATE_COLORS", "ServerListModel", "badge", "summary"]
 
@@ -59,56 +62,58 @@ def badge(report: DriftReport | None) -> str:
 
 
 class ServerListModel(QAbstractListModel):
-    """One row per supervisor, refreshed when its state changes."""
+    """One row per server presenter (then one per entry that could not be used), refreshed when its state or its
+    drift changes."""
 
-    def __init__(self, runtime: Runtime, parent: Any = None) -> None:
+    def __init__(self, app: AppPresenter, parent: Any = None) -> None:
         super().__init__(parent)
-        self._runtime = runtime
-        self._supervisors = list(runtime.supervisors)
-        self._problems = list(runtime.problems)  # rows after the servers: entries that could not be used
-        self._tracker = runtime.tracker
-        for supervisor in self._supervisors:
-            # A bound method: Qt drops the connection when this model is deleted.
-            supervisor.state_changed.connect(self._on_supervisor_state_changed)
-        self._tracker.report_ready.connect(self._on_tracker_report_ready)
-        runtime.servers_changed.connect(self._on_runtime_servers_changed)
+        self._app = app
+        self._presenters: list[ServerPresenter] = []
+        self._problems: list[EntryProblem] = []  # rows after the servers: entries that could not be used
+        self._follow()
+        app.servers_changed.connect(self._on_app_servers_changed)
 
-    def _on_runtime_servers_changed(self) -> None:
+    def _follow(self) -> None:
+        for presenter in self._presenters:
+            if presenter not in self._app.presenters.values():
+                self._connect(presenter, False)
+        for presenter in self._app.presenters.values():
+            if presenter not in self._presenters:
+                self._connect(presenter, True)
+        self._presenters = list(self._app.presenters.values())
+        self._problems = self._app.problems
+
+    def _connect(self, presenter: ServerPresenter, on: bool) -> None:
+        # Bound methods: Qt drops the connections when this model is deleted.
+        for signal in (presenter.header_changed, presenter.catalog_changed, presenter.marks_changed):
+            if on:
+                signal.connect(self._on_presenter_changed)
+            else:
+                signal.disconnect(self._on_presenter_changed)
+
+    def _on_app_servers_changed(self) -> None:
         # A few rows at most, changed by the user: a reset is simpler than moves and just as fast.
         self.beginResetModel()
-        for supervisor in self._supervisors:
-            if supervisor not in self._runtime.supervisors:
-                supervisor.state_changed.disconnect(self._on_supervisor_state_changed)
-        for supervisor in self._runtime.supervisors:
-            if supervisor not in self._supervisors:
-                supervisor.state_changed.connect(self._on_supervisor_state_changed)
-        self._supervisors = list(self._runtime.supervisors)
-        self._problems = list(self._runtime.problems)
+        self._follow()
         self.endResetModel()
 
-    def _on_tracker_report_ready(self, name: str) -> None:
-        row = self.row_of(name)
-        if row is not None:
-            index = self.index(row)
-            self.dataChanged.emit(index, index)
-
-    def _on_supervisor_state_changed(self) -> None:
+    def _on_presenter_changed(self) -> None:
         # Look the row up when the signal arrives (rows may change), not when connecting.
         sender = self.sender()
-        row = next((row for row, s in enumerate(self._supervisors) if s is sender), None)
+        row = next((row for row, p in enumerate(self._presenters) if p is sender), None)
         if row is not None:
             index = self.index(row)
             self.dataChanged.emit(index, index)
 
-    def supervisor_at(self, row: int) -> ServerSupervisor | None:
-        return self._supervisors[row] if 0 <= row < len(self._supervisors) else None
+    def presenter_at(self, row: int) -> ServerPresenter | None:
+        return self._presenters[row] if 0 <= row < len(self._presenters) else None
 
     def problem_at(self, row: int) -> EntryProblem | None:
-        at = row - len(self._supervisors)
+        at = row - len(self._presenters)
         return self._problems[at] if 0 <= at < len(self._problems) else None
 
     def row_of(self, name: str) -> int | None:
-        names = [s.spec.name for s in self._supervisors] + [p.name for p in self._problems]
+        names = [p.name for p in self._presenters] + [p.name for p in self._problems]
         return next((row for row, known in enumerate(names) if known == name), None)
 
     def _problem_data(self, problem: EntryProblem, role: int) -> Any:
@@ -123,7 +128,7 @@ class ServerListModel(QAbstractListModel):
         return None
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._supervisors) + len(self._problems)
+        return 0 if parent.isValid() else len(self._presenters) + len(self._problems)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -131,15 +136,16 @@ class ServerListModel(QAbstractListModel):
         problem = self.problem_at(index.row())
         if problem is not None:
             return self._problem_data(problem, role)
-        if not 0 <= index.row() < len(self._supervisors):
+        if not 0 <= index.row() < len(self._presenters):
             return None
-        supervisor = self._supervisors[index.row()]
+        presenter = self._presenters[index.row()]
+        supervisor = presenter.supervisor
         if role == Qt.ItemDataRole.DisplayRole:
-            alarm = badge(self._tracker.report_for(supervisor))
+            alarm = badge(presenter.report)
             text = f"{visible(supervisor.spec.name, 80)}\n{summary(supervisor)}"
             return f"{text}\n{alarm}" if alarm else text
         if role == Role.DRIFT:
-            return badge(self._tracker.report_for(supervisor))
+            return badge(presenter.report)
         if role == Qt.ItemDataRole.DecorationRole:
             return QColor(STATE_COLORS[supervisor.state])
         if role == Qt.ItemDataRole.ToolTipRole:

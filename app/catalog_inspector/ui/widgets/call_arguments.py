@@ -1,7 +1,7 @@
 """A tool's arguments, two ways: a form from its input schema and the raw JSON, kept in step and checked live.
 
 Editing either view updates the other. Every change is checked against the
-tool's own input schema in the runtime's sandbox (off the GUI thread, within a
+tool's own input schema in the runtime's sandbox (asked through `Checks`: off the GUI thread, within a
 time budget) after a short typing pause; each problem is listed with its JSON
 pointer and keyword and marked on its field. The schema is linted once per tool.
 Answers carry a token: one for arguments no longer shown is dropped.
@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from catalog_inspector.core.calls import Validation, lint_words
 from catalog_inspector.core.text import visible, visible_json
-from catalog_inspector.runtime.calldesk import CallDesk
+from catalog_inspector.ui.presenters.checks import Checks
 from catalog_inspector.ui.widgets.call_form import CallForm
 from catalog_inspector.ui.widgets.labels import plain_label
 from catalog_inspector.ui.widgets.panes import plain_text_view
@@ -60,9 +60,9 @@ class ArgumentsEditor(QWidget):
     edited = Signal(object)
     checked = Signal()
 
-    def __init__(self, desk: CallDesk, parent: QWidget | None = None) -> None:
+    def __init__(self, checks: Checks, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.desk = desk
+        self.checks = checks
         self.schema: Any = NO_ARGUMENTS
         self.active = False  # a tool's arguments are shown
         self.parsed: Any = {}
@@ -103,8 +103,8 @@ class ArgumentsEditor(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(VALIDATE_MS)
         self._timer.timeout.connect(self.validate_now)
-        desk.validated.connect(self._on_desk_validated)
-        desk.linted.connect(self._on_desk_linted)
+        checks.validated.connect(self._on_checks_validated)
+        checks.linted.connect(self._on_checks_linted)
 
     @property
     def invalid(self) -> bool:
@@ -134,9 +134,9 @@ class ArgumentsEditor(QWidget):
             self._syncing = False
         self.lint.clear()
         if active:
-            self._lint_token += 1
+            self._lint_token = self.checks.token()
             self.lint.setText("Schema lint: checking…")
-            self.desk.lint(self._lint_token, schema)
+            self.checks.lint(self._lint_token, schema)
         self._parse()
         self.validate_now()
 
@@ -154,13 +154,13 @@ class ArgumentsEditor(QWidget):
     def validate_now(self) -> None:
         """Check the arguments shown now (the answer comes as `checked`)."""
         self._timer.stop()
-        self._token += 1
+        self._token = self.checks.token()
         self.validation = None
         if self.parse_error or not self.active:
             self._show_problems()
             return
         self.summary.setText("Checking the arguments against the tool's input schema…")
-        self.desk.validate(self._token, self.schema, self.parsed)
+        self.checks.validate(self._token, self.schema, self.parsed)
         self.changed.emit()
 
     # -- the two views, kept in step -------------------------------------------------
@@ -202,20 +202,20 @@ class ArgumentsEditor(QWidget):
 
     def _schedule(self) -> None:
         """The arguments changed: a check in flight is for old ones; check these after a typing pause."""
-        self._token += 1
+        self._token = self.checks.token()
         self.validation = None
         self._timer.start()
         self.changed.emit()
 
     # -- answers ----------------------------------------------------------------------
-    def _on_desk_validated(self, token: int, validation: Validation) -> None:
+    def _on_checks_validated(self, token: int, validation: Validation) -> None:
         if token != self._token:
             return  # an answer to arguments no longer shown
         self.validation = validation
         self._show_problems()
         self.checked.emit()
 
-    def _on_desk_linted(self, token: int, issues: Any) -> None:
+    def _on_checks_linted(self, token: int, issues: Any) -> None:
         if token != self._lint_token:
             return
         if not issues:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from PySide6.QtCore import QItemSelection, Qt, Signal
 from PySide6.QtWidgets import (
@@ -19,10 +20,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.drift import DEFAULT_KEEP, DriftReport, DriftRow, Entry, counts_words
+from catalog_inspector.core.drift import DEFAULT_KEEP, Comparison, DriftReport, DriftRow, Entry, counts_words
 from catalog_inspector.core.text import visible
-from catalog_inspector.runtime.tracker import Comparison
 from catalog_inspector.ui.models.drift_rows import DriftModel, value_text
+from catalog_inspector.ui.presenters.drift import DriftPresenter
 from catalog_inspector.ui.widgets.labels import plain_label
 from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.tables import compact_table
@@ -56,7 +57,8 @@ class DriftPane(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.showing_comparison = False
+        self.presenter: DriftPresenter | None = None
+        self._intent_slots: tuple[Any, ...] = ()
         self._report: DriftReport | None = None
         self.summary = plain_label("driftSummary", self)
         self.pin_status = plain_label("pinStatus", self)
@@ -157,7 +159,60 @@ class DriftPane(QWidget):
         self._update_buttons()
         self.show_report(None, has_catalog=False, approved=False)
 
-    # -- what the window gives --------------------------------------------------
+    @property
+    def showing_comparison(self) -> bool:
+        return self.presenter is not None and self.presenter.comparison is not None
+
+    # -- binding -------------------------------------------------------------------
+    _PANE_SIGNALS = ("approve_clicked", "forget_clicked", "compare_requested", "delete_requested")
+    _PRESENTER_SIGNALS = ("report_changed", "approval_changed", "history_changed", "comparison_changed")
+
+    def bind(self, presenter: DriftPresenter | None) -> None:
+        """Render this server's Drift tab and send what the person does there to it (None: no server)."""
+        if presenter is self.presenter:
+            return
+        old = self.presenter
+        if old is not None:
+            for name, slot in zip(self._PANE_SIGNALS, self._intent_slots, strict=True):
+                getattr(self, name).disconnect(slot)
+            for name in self._PRESENTER_SIGNALS:
+                getattr(old, name).disconnect(getattr(self, f"_on_presenter_{name}"))
+        self.presenter = presenter
+        self._intent_slots = ()
+        if presenter is not None:
+            # Kept: the very objects connected are the ones disconnected when another server is bound.
+            self._intent_slots = (presenter.approve, presenter.forget_approval, presenter.compare, presenter.delete)
+            for name, slot in zip(self._PANE_SIGNALS, self._intent_slots, strict=True):
+                getattr(self, name).connect(slot)
+            for name in self._PRESENTER_SIGNALS:
+                getattr(presenter, name).connect(getattr(self, f"_on_presenter_{name}"))
+        self._on_presenter_history_changed()
+        self._on_presenter_comparison_changed()
+
+    def _on_presenter_report_changed(self) -> None:
+        self._render_report()
+
+    def _on_presenter_approval_changed(self) -> None:
+        self._render_report()
+
+    def _on_presenter_history_changed(self) -> None:
+        self.set_history(self.presenter.history() if self.presenter is not None else [])
+
+    def _on_presenter_comparison_changed(self) -> None:
+        comparison = self.presenter.comparison if self.presenter is not None else None
+        if comparison is not None:
+            self.show_comparison(comparison)
+        else:
+            self._render_report()
+
+    def _render_report(self) -> None:
+        presenter = self.presenter
+        if presenter is None:
+            self.show_report(None, has_catalog=False, approved=False)
+        else:
+            self.show_report(presenter.report, presenter.has_catalog, presenter.approved)
+
+    # -- rendering -----------------------------------------------------------------
     def show_report(self, report: DriftReport | None, has_catalog: bool, approved: bool) -> None:
         """The last refresh's drift (unless a comparison the user asked for is on screen) and the approval."""
         self._report = report
@@ -183,7 +238,6 @@ class DriftPane(QWidget):
         self._show_rows(report.rows)
 
     def show_comparison(self, comparison: Comparison) -> None:
-        self.showing_comparison = True
         self.latest_button.setEnabled(True)
         if comparison.diff is None:
             self.summary.setText(
@@ -242,8 +296,8 @@ class DriftPane(QWidget):
         set_capped_text(self.new_view, value_text(row.new, 2), VALUE_CAP)
 
     def _on_latest_clicked(self) -> None:
-        self.showing_comparison = False
-        self.show_report(self._report, self.approve_button.isEnabled(), self.forget_button.isEnabled())
+        if self.presenter is not None:
+            self.presenter.show_report()
 
     def _on_history_selection_changed(self) -> None:
         self._update_buttons()

@@ -8,41 +8,34 @@ connection each say so.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
-from catalog_inspector.core.calls import CallOutcome
 from catalog_inspector.core.text import visible
-from catalog_inspector.runtime import CallTicket, ServerSupervisor
+from catalog_inspector.ui.presenters.request import RequestKind, RequestPresenter
 from catalog_inspector.ui.widgets.call_views import ResultView
 
 __all__ = ["RequestBox"]
 
 ARGUMENTS = 50  # prompt arguments shown as fields; the rest are not offered
-REQUEST_TIMEOUT = 30.0
-
-Kind = Literal["resource", "prompt"]
 OBJECT_NAMES = {"resource": ("readResourceButton", "resourceOutcome", "resourceResult"),
                 "prompt": ("getPromptButton", "promptOutcome", "promptResult")}  # fmt: skip
 
 
 class RequestBox(QWidget):
-    """Sends one request for the item chosen in a list and shows the answer.
+    """Sends one request for the item chosen in a list and shows the answer; renders a `RequestPresenter`.
 
     Attributes:
-        item: the resource or prompt chosen (wire object), or None.
-        ticket: the request in flight.
+        presenter: the selected server's box of this kind (None: no server).
     """
 
-    def __init__(self, kind: Kind, parent: QWidget | None = None) -> None:
+    def __init__(self, kind: RequestKind, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         button_name, outcome_name, result_name = OBJECT_NAMES[kind]
         self.kind = kind
-        self.item: dict[str, Any] | None = None
-        self.ticket: CallTicket | None = None
-        self.supervisor: ServerSupervisor | None = None
+        self.presenter: RequestPresenter | None = None
         self.button = QPushButton("Read" if kind == "resource" else "Get prompt", self)
         self.button.setObjectName(button_name)
         self.button.clicked.connect(self.send)
@@ -62,20 +55,37 @@ class RequestBox(QWidget):
         layout.addLayout(self.form)
         layout.addLayout(row)
         layout.addWidget(self.result, 1)
-        self._update()
+        self._on_presenter_changed()
 
-    def set_server(self, supervisor: ServerSupervisor | None) -> None:
-        if self.supervisor is not None:
-            self.supervisor.call_finished.disconnect(self._on_supervisor_call_finished)
-        self.supervisor = supervisor
-        self.ticket = None
-        if supervisor is not None:
-            supervisor.call_finished.connect(self._on_supervisor_call_finished)
-        self.set_item(None)
+    @property
+    def item(self) -> dict[str, Any] | None:
+        return self.presenter.item if self.presenter is not None else None
+
+    @property
+    def ticket(self) -> object:
+        return self.presenter.ticket if self.presenter is not None else None
+
+    def bind(self, presenter: RequestPresenter | None) -> None:
+        """Render this server's box (None: no server)."""
+        if presenter is self.presenter:
+            return
+        if self.presenter is not None:
+            self.presenter.item_changed.disconnect(self._on_presenter_item_changed)
+            self.presenter.changed.disconnect(self._on_presenter_changed)
+        self.presenter = presenter
+        if presenter is not None:
+            presenter.item_changed.connect(self._on_presenter_item_changed)
+            presenter.changed.connect(self._on_presenter_changed)
+        self._on_presenter_item_changed()
+        self._on_presenter_changed()
 
     def set_item(self, item: dict[str, Any] | None) -> None:
         """The resource or prompt to request (its arguments become fields, for a prompt)."""
-        self.item = item
+        if self.presenter is not None:
+            self.presenter.set_item(item)
+
+    def _on_presenter_item_changed(self) -> None:
+        item = self.item
         while self.form.rowCount():
             self.form.removeRow(0)
         self.fields = {}
@@ -94,37 +104,20 @@ class RequestBox(QWidget):
             label.setText(visible(name, 80) + (" *" if argument.get("required") is True else ""))
             self.form.addRow(label, field)
             self.fields[name] = field
-        self._update()
 
     def send(self) -> bool:
-        supervisor, item = self.supervisor, self.item
-        if supervisor is None or item is None or self.ticket is not None:
+        if self.presenter is None:
             return False
-        if self.kind == "resource":
-            ticket = supervisor.read_resource(str(item.get("uri", "")), REQUEST_TIMEOUT)
-        else:
-            arguments = {name: field.text() for name, field in self.fields.items() if field.text()}
-            ticket = supervisor.get_prompt(str(item.get("name", "")), arguments, REQUEST_TIMEOUT)
-        if ticket is None:
-            self.outcome.setText("Not sent: no session is live (refresh or reconnect the server first).")
-            return False
-        self.ticket = ticket
-        self.outcome.setText("Waiting for the answer…")
-        self._update()
-        return True
+        arguments = {name: field.text() for name, field in self.fields.items() if field.text()}
+        return self.presenter.send(arguments)
 
-    def _on_supervisor_call_finished(self, ticket: CallTicket, outcome: CallOutcome) -> None:
-        if ticket is not self.ticket:
-            return
-        self.ticket = None
-        self.outcome.setText(f"{outcome.summary()} — {outcome.latency_ms:,.0f} ms")
-        self.outcome.setProperty("layer", outcome.layer)
-        self.outcome.setProperty("outcome", str(outcome.outcome))
-        if outcome.result is not None:
-            self.result.show_result(outcome.result, self.kind)
+    def _on_presenter_changed(self) -> None:
+        presenter = self.presenter
+        self.button.setEnabled(presenter is not None and presenter.can_send)
+        self.outcome.setText(presenter.outcome_text if presenter is not None else "")
+        self.outcome.setProperty("layer", presenter.layer if presenter is not None else "")
+        self.outcome.setProperty("outcome", presenter.outcome_word if presenter is not None else "")
+        if presenter is not None and presenter.result is not None:
+            self.result.show_result(presenter.result, self.kind)
         else:
             self.result.clear_result()
-        self._update()
-
-    def _update(self) -> None:
-        self.button.setEnabled(self.item is not None and self.ticket is None and self.supervisor is not None)

@@ -8,7 +8,7 @@ from PySide6.QtGui import QAction, QGuiApplication, QMouseEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from catalog_inspector.ui.models.roles import tooltip
-from catalog_inspector.ui.presenter import Banner
+from catalog_inspector.ui.presenters.words import Banner
 from catalog_inspector.ui.widgets.labels import ElidedLabel, plain_label
 from catalog_inspector.ui.widgets.sign_in import SignInControls
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QFont, QFontMetricsF, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -25,7 +25,7 @@ from catalog_inspector.core.errors import outcome_text
 from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.models.timeline import CURSOR, NEXT, OUTCOME, PageNamesModel, TimelineModel
-from catalog_inspector.ui.presenter import Walk
+from catalog_inspector.ui.presenters.words import Walk
 from catalog_inspector.ui.widgets.tables import compact_table
 
 __all__ = ["TimelinePanel", "cell_text_width"]
@@ -55,7 +55,12 @@ class TimelinePanel(QWidget):
         source: the combo box of walks (`<name>Source`).
         names: the list of the current page's names (`<name>Names`), over `names_model`.
         names_label: what `names` shows (`<name>NamesLabel`).
+
+    Signals:
+        walk_chosen(str): the person chose a walk in `source` (its kind: live, failed, accepted).
     """
+
+    walk_chosen = Signal(str)
 
     def __init__(self, object_name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -86,6 +91,7 @@ class TimelinePanel(QWidget):
         self.source = QComboBox(self)
         self.source.setObjectName(f"{object_name}Source")
         self.source.currentIndexChanged.connect(self._show)
+        self.source.activated.connect(self._on_source_activated)  # the person's choice, not ours
         label = QLabel("Page timeline:", self)
         label.setTextFormat(Qt.TextFormat.PlainText)
         self.names_model = PageNamesModel(self)
@@ -115,16 +121,21 @@ class TimelinePanel(QWidget):
         layout.addWidget(split)
         self._show_names(None)
 
-    def set_walks(self, walks: Sequence[Walk]) -> None:
-        """Offer these walks, most relevant first; the first one is shown."""
+    def set_walks(self, walks: Sequence[Walk], chosen: str | None = None) -> None:
+        """Offer these walks, most relevant first; the one of the `chosen` kind is shown, else the first."""
         self._walks = list(walks)
         self.source.blockSignals(True)
         self.source.clear()
         for walk in self._walks:
             self.source.addItem(walk.label.replace("&", "&&"))
-        self.source.setCurrentIndex(0 if self._walks else -1)
+        kinds = [walk.kind for walk in self._walks]
+        self.source.setCurrentIndex(kinds.index(chosen) if chosen in kinds else (0 if self._walks else -1))
         self.source.blockSignals(False)
         self._show(self.source.currentIndex())
+
+    def _on_source_activated(self, index: int) -> None:
+        if 0 <= index < len(self._walks):
+            self.walk_chosen.emit(self._walks[index].kind)
 
     def pages_added(self) -> None:
         """The live walk grew (in the runtime's sequence): show its new rows soon, if it is the one shown."""

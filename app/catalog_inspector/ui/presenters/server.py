@@ -1,140 +1,47 @@
-"""What the window shows for one server, computed from its supervisor: texts, banner, walks, actions.
+"""What the window shows for one server, computed from its supervisor: texts, banner, walks, actions; and the
+server's own tabs' presenters (Call, Drift, the request boxes) with the view state that is the server's.
 
-A presenter holds no widgets and is tested without a window; the window binds
-to the presenter of the selected server and renders what it says. The walks it
-offers refer to the runtime's own page sequences (no copies).
+A presenter holds no widgets and is tested without a window; the window binds to the
+presenter of the selected server and renders what it says. The walks it offers refer
+to the runtime's own page sequences (no copies). A new catalog is published once, with
+its first drift report, so the tool tree is planned once per refresh.
 """
 
 from __future__ import annotations
 
 import json
-import shlex
-from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Literal
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.catalog import LIST_KINDS, PageRecord, Snapshot
-from catalog_inspector.core.config import ServerSpec, launch_words
-from catalog_inspector.core.drift import DriftReport, Duplicate, Entry, FirstPage, duplicates_of
-from catalog_inspector.core.errors import (
-    AUTH_STEPS,
-    ErrorInfo,
-    ErrorKind,
-    auth_step,
-    reason,
-    stderr_lines,
-    transport_hint,
-)
-from catalog_inspector.core.redact import redacted_args, redacted_url
+from catalog_inspector.core.calls import lint_words
+from catalog_inspector.core.catalog import LIST_KINDS, PageRecord, Snapshot, Which, taken_words
+from catalog_inspector.core.config import launch_words
+from catalog_inspector.core.drift import DriftReport, Duplicate, FirstPage, duplicates_of
+from catalog_inspector.core.errors import ErrorInfo, ErrorKind
 from catalog_inspector.core.text import visible
 from catalog_inspector.core.transport import environment_names
 from catalog_inspector.runtime import ServerState, ServerSupervisor
+from catalog_inspector.runtime.calldesk import CallDesk
+from catalog_inspector.runtime.messages import MessageBridge
+from catalog_inspector.runtime.offload import Offload
 from catalog_inspector.runtime.signins import SignInDesk
 from catalog_inspector.runtime.tracker import DriftTracker
+from catalog_inspector.ui.presenters.call import CallPresenter
+from catalog_inspector.ui.presenters.drift import DriftPresenter
+from catalog_inspector.ui.presenters.request import RequestPresenter
+from catalog_inspector.ui.presenters.words import (
+    MESSAGE_LIMIT,
+    Banner,
+    Walk,
+    clock,
+    command_line,
+    describe_failure,
+    detail_line,
+    server_words,
+)
 from catalog_inspector.ui.signin import grant_lines, link_text, sign_in_text
 
-__all__ = ["Banner", "ServerPresenter", "Walk", "command_line", "describe_failure", "detail_line", "server_words"]
-
-MESSAGE_LIMIT = 600
-STDERR_WIDTH = 200
-COMMAND_LIMIT = 2000  # the subtitle is cut to the window's width; its tooltip shows this much
-TRANSPORT_WORDS = {"stdio": "stdio", "http": "Streamable HTTP", "sse": "legacy SSE"}
-
-BannerKind = Literal["none", "failure", "stale", "lost", "drift", "consent", "entry", "signin"]
-
-
-@dataclass(frozen=True)
-class Banner:
-    """The status banner's content: hidden (`none`), or a text with one button.
-
-    `text` is the whole message, one fact per line: the first line is the title, the
-    second the detail the banner shows beneath it (both cut to its width); the lines
-    after those are shown when the user asks for the whole message.
-    """
-
-    kind: BannerKind = "none"
-    text: str = ""
-    button: str = ""
-    button_enabled: bool = False
-    error_kind: str | None = None  # the ErrorKind behind a failure or a lost session
-    url: str = ""  # `signin`: the authorization URL, as shown, copied and opened (`ui.signin.link_text`)
-
-    @property
-    def title(self) -> str:
-        return self.text.partition("\n")[0]
-
-    @property
-    def detail(self) -> str:
-        return self.text.partition("\n")[2].partition("\n")[0]
-
-
-@dataclass(frozen=True)
-class Walk:
-    """One walk a timeline can show: a label, the runtime's page sequence, whether it still grows."""
-
-    label: str
-    pages: Sequence[PageRecord]
-    live: bool = False
-    related: frozenset[int] = frozenset()  # pages that hold the first copy of the key that stopped the walk
-
-
-def server_words(error: ErrorInfo) -> str:
-    """The server's own last stderr lines, when a process exited (a missing API key, a traceback)."""
-    lines = stderr_lines(error.details, STDERR_WIDTH)
-    return "The server's last words:\n" + "\n".join(lines) if lines else ""
-
-
-def detail_line(error: ErrorInfo) -> str:
-    """The line under a heading: what to try, if anything, then what happened in words the heading has not said.
-
-    The advice comes first: when the line is cut to a narrow banner, it is what stays. A sign-in's
-    failure names its step in the heading (`describe_failure`): the line is its cause.
-    """
-    text = visible(error.message if auth_step(error) else reason(error), MESSAGE_LIMIT)
-    hint = transport_hint(error, app=True)
-    return f"{hint}: {text}" if hint else text
-
-
-def describe_failure(error: ErrorInfo, status: str) -> str:
-    """What a person can act on, one fact per line: the title (verdict, kind, where, JSON-RPC code),
-    the reason, where the traceback is, the server's last words."""
-    verdict = "Rejected" if status == "rejected" else "Failed"
-    kind = LIST_KINDS.get(error.list_name or "tools", LIST_KINDS["tools"])
-    where = ""
-    if error.page is not None:
-        where = f" on page {error.page} of {kind.plural}"
-    elif error.list_name and error.list_name != "tools":
-        where = f" while listing {kind.plural}"
-    code = f" (JSON-RPC error {error.code})" if error.code is not None else ""
-    step = auth_step(error)
-    if step is not None:
-        where = f" at the {step} step ({AUTH_STEPS[step]})"
-    lines = [f"{verdict}: {error.kind.heading}{where}{code}", detail_line(error)]
-    cause = error.details.get("cause") if step is not None else None
-    if isinstance(cause, str):
-        lines.append(f"Cause: {visible(cause, 64)} (the word scripts see in the error's details).")
-    if error.details.get("traceback"):
-        lines.append("The traceback is in the Server & log tab.")
-    words = server_words(error)
-    if words:
-        lines.append(words)
-    return "\n".join(lines)
-
-
-def command_line(spec: ServerSpec) -> str:
-    """How the server is reached, as one would type it: a shell-quoted command line, or the URL; no secrets."""
-    if spec.transport == "stdio":
-        target = shlex.join([spec.command, *redacted_args(spec.args)])
-    else:
-        target = redacted_url(spec.url)
-    return visible(f"{TRANSPORT_WORDS.get(spec.transport, spec.transport)}: {target}", COMMAND_LIMIT)
-
-
-def _clock(moment: datetime | None) -> str:
-    return f"{moment:%H:%M:%S}" if moment is not None else "?"
+__all__ = ["ServerPresenter"]
 
 
 class ServerPresenter(QObject):
@@ -142,28 +49,34 @@ class ServerPresenter(QObject):
 
     Attributes:
         supervisor: the server's supervisor (the state this presents).
+        call: the Call tab's presenter; drift: the Drift tab's (None without a tracker).
+        requests: the request boxes' presenters, by list name (resources, prompts).
+        selected: the window shows this server now (only then is its walk's progress news).
+        tool_filter: the Tools tab's filter text, the server's own (another's would hide tools with no word why).
+        chosen_walks: the walk each timeline shows (list name → its kind), when the person chose one.
 
     Signals:
         header_changed(): title, subtitle or enabled actions changed.
         banner_changed(): the banner's content changed.
-        catalog_changed(): a new catalog was accepted (the tree and the lists must follow).
+        catalog_changed(): a new catalog was accepted, with its first report when there is a tracker
+            (the tree and the lists follow once).
+        marks_changed(): the tool tree's marks changed without a new catalog (an approval, its check).
+        lint_changed(): the accepted catalog's lint is ready (`lint_marks`).
         walks_changed(): the walks the timelines offer changed.
-        drift_changed(): the drift report, the approval check or the history of this server changed.
         pages_added(str): the live walk of this list (name) has new pages in its sequence.
         details_changed(): the server details (`server_text`) or whether it can sign out changed.
         log_lines(object): lines for the server log (a list of str, already made visible).
-        status_message(str): passing news for the status bar ("" clears it).
     """
 
     header_changed = Signal()
     banner_changed = Signal()
     catalog_changed = Signal()
+    marks_changed = Signal()
+    lint_changed = Signal()
     walks_changed = Signal()
-    drift_changed = Signal()
     pages_added = Signal(str)
     details_changed = Signal()
     log_lines = Signal(object)
-    status_message = Signal(str)
 
     def __init__(
         self,
@@ -171,20 +84,34 @@ class ServerPresenter(QObject):
         parent: QObject | None = None,
         tracker: DriftTracker | None = None,
         signins: SignInDesk | None = None,
+        calls: CallDesk | None = None,
+        messages: MessageBridge | None = None,
     ) -> None:
         super().__init__(parent)
         self.supervisor = supervisor
         self.tracker = tracker
         self.signins = signins
+        self.messages = messages if messages is not None else MessageBridge(self)
+        self._calls = calls if calls is not None else CallDesk([], Offload(), None)  # a presenter tested on its own
+        self.call = CallPresenter(supervisor, self._calls, self)
+        self.drift = DriftPresenter(supervisor, tracker, self.messages, self) if tracker is not None else None
+        self.requests = {
+            "resources": RequestPresenter("resource", supervisor, self),
+            "prompts": RequestPresenter("prompt", supervisor, self),
+        }
+        self.selected = False
+        self.tool_filter = ""
+        self.chosen_walks: dict[str, str] = {}
+        self._published: Snapshot | None = None  # the catalog the tree and the lists show
+        self._duplicates: tuple[Snapshot | None, list[Duplicate]] = (None, [])
+        self._walk = self._walk_key()
         if signins is not None:
             signins.grant_changed.connect(self._on_signins_grant_changed)
             signins.signed_out.connect(self._on_signins_signed_out)
-        self._duplicates: tuple[Snapshot | None, list[Duplicate]] = (None, [])
         if tracker is not None:
             tracker.report_ready.connect(self._on_tracker_report_ready)
-            tracker.approval_changed.connect(self._on_tracker_report_ready)
-            tracker.history_changed.connect(self._on_tracker_history_changed)
-        self._walk = self._walk_key()
+            tracker.approval_changed.connect(self._on_tracker_approval_changed)
+        self._calls.catalog_linted.connect(self._on_calls_catalog_linted)
         # Bound methods, not lambdas: Qt drops these connections when the presenter is deleted.
         # Every walk, acceptance, failure and cancel changes the state too: state_changed
         # is where the header, the banner and the walks offered are renewed.
@@ -195,6 +122,12 @@ class ServerPresenter(QObject):
         supervisor.log_appended.connect(self._on_supervisor_log_appended)
         supervisor.sign_in_changed.connect(self._on_supervisor_sign_in_changed)
         supervisor.sign_in_noticed.connect(self._on_supervisor_sign_in_noticed)
+        if tracker is None or self.report is not None:
+            self._published = supervisor.accepted  # accepted before this presenter was made
+
+    @property
+    def name(self) -> str:
+        return self.supervisor.spec.name
 
     # -- what the window shows ----------------------------------------------
     @property
@@ -217,7 +150,8 @@ class ServerPresenter(QObject):
         )
         version = accepted.server.get("protocol_version") or "?"
         tools = f"{count:,} tool{'s' if count != 1 else ''}"
-        return f"{head}: {tools}, taken at {_clock(current.accepted_at)} · protocol {version} · {current.spec.transport} · {state}"
+        taken = taken_words(accepted.taken_at, date=False)
+        return f"{head}: {tools}, taken at {taken} · protocol {version} · {current.spec.transport} · {state}"
 
     @property
     def can_refresh(self) -> bool:
@@ -229,42 +163,34 @@ class ServerPresenter(QObject):
 
     @property
     def catalog(self) -> Snapshot | None:
-        return self.supervisor.accepted
+        """The catalog the window shows: the accepted one, once it has been published with its first report."""
+        return self._published
 
     def banner(self) -> Banner:
         current = self.supervisor
         attempt = current.attempt
         retry_enabled = not current.busy
         sign_in = current.sign_in
+        taken = taken_words(current.accepted.taken_at, date=False) if current.accepted is not None else "?"
         if sign_in is not None and not sign_in.cancelled:
             # First: a person is asked to act, and the server waits for them.
             text = sign_in_text(current.spec.name, sign_in, walking=current.busy)
             return Banner("signin", text, url=link_text(sign_in.url))
         if current.awaiting_consent and not current.busy:
-            text = f"This server is a command that will run on your computer. Run it?\n{visible(launch_words(current.spec), 2000, keep_newlines=True)}"
+            words = visible(launch_words(current.spec), 2000, keep_newlines=True)
+            text = f"This server is a command that will run on your computer. Run it?\n{words}"
             return Banner("consent", text, "Run it", True)
         if current.state is ServerState.FAILED and attempt is not None and attempt.snapshot is not None:
             snapshot = attempt.snapshot
             assert snapshot.error is not None
             text = describe_failure(snapshot.error, snapshot.status)
             if current.accepted is not None:
-                text += f"\nThe last good catalog, taken at {_clock(current.accepted_at)}, stays on screen."
+                text += f"\nThe last good catalog, taken at {taken}, stays on screen."
             else:
                 text += "\nNo catalog has been accepted from this server yet."
             return Banner("failure", text, "Retry", retry_enabled, str(snapshot.error.kind))
         if current.lost is not None and (current.state is ServerState.LOST or current.busy):
-            error = current.lost
-            lines = ["Connection lost: the session ended after its catalog was accepted", detail_line(error)]
-            if error.details.get("cause") == "signed_out":
-                lines = [
-                    "Signed out: the session that used the sign-in is closed",
-                    "Its tokens and client registration are forgotten; Reconnect walks again and asks you to sign in.",
-                ]
-            words = server_words(error)
-            if words:
-                lines.append(words)
-            lines.append(f"The catalog taken at {_clock(current.accepted_at)} stays on screen; no session is live.")
-            return Banner("lost", "\n".join(lines), "Reconnect", retry_enabled, str(error.kind))
+            return self._lost_banner(current.lost, taken, retry_enabled)
         if current.state is ServerState.STALE:
             text = "The server says its catalog changed since this catalog was taken\nRefresh to walk it again."
             return Banner("stale", text, "Refresh", retry_enabled)
@@ -275,16 +201,32 @@ class ServerPresenter(QObject):
             return Banner("drift", text, "Show drift", True)
         return Banner()
 
+    @staticmethod
+    def _lost_banner(error: ErrorInfo, taken: str, retry_enabled: bool) -> Banner:
+        lines = ["Connection lost: the session ended after its catalog was accepted", detail_line(error)]
+        if error.details.get("cause") == "signed_out":
+            lines = [
+                "Signed out: the session that used the sign-in is closed",
+                "Its tokens and client registration are forgotten; Reconnect walks again and asks you to sign in.",
+            ]
+        words = server_words(error)
+        if words:
+            lines.append(words)
+        lines.append(f"The catalog taken at {taken} stays on screen; no session is live.")
+        return Banner("lost", "\n".join(lines), "Reconnect", retry_enabled, str(error.kind))
+
     def walks(self, list_name: str) -> list[Walk]:
         """The walks a timeline of `list_name` offers, most relevant first: live or failed, then accepted."""
         current = self.supervisor
         walks: list[Walk] = []
         attempt = current.attempt
         if attempt is not None:
-            started = _clock(attempt.started_at)
+            started = clock(attempt.started_at)
             snapshot = attempt.snapshot
             if snapshot is None:
-                walks.append(Walk(f"Live walk (started {started})", attempt.pages_of(list_name), live=True))
+                walks.append(
+                    Walk(f"Live walk (started {started})", attempt.pages_of(list_name), live=True, kind="live")
+                )
             elif snapshot.status != "complete":
                 error = snapshot.lists[list_name].error or snapshot.error
                 kind = error.kind.heading if error else snapshot.status
@@ -294,12 +236,28 @@ class ServerPresenter(QObject):
                     if duplicate.list_name == list_name
                     for page in duplicate.pages[:-1]
                 )
-                walks.append(Walk(f"Failed attempt at {started}: {kind}", attempt.pages_of(list_name), related=related))
+                label = f"Failed attempt at {started}: {kind}"
+                walks.append(Walk(label, attempt.pages_of(list_name), related=related, kind="failed"))
         if current.accepted is not None:
-            walks.append(
-                Walk(f"Accepted catalog ({_clock(current.accepted_at)})", current.accepted.lists[list_name].pages)
-            )
+            taken = taken_words(current.accepted.taken_at, date=False)
+            walks.append(Walk(f"Accepted catalog ({taken})", current.accepted.lists[list_name].pages))
         return walks
+
+    def choose_walk(self, list_name: str, kind: str) -> None:
+        """The person chose which walk a timeline shows (its kind: live, failed, accepted); it stays chosen for
+        this server while one of that kind is offered."""
+        self.chosen_walks[list_name] = kind
+
+    def export_choices(self) -> dict[Which, Snapshot]:
+        """What File ▸ Export can write: the accepted catalog, and the latest attempt when it was not accepted."""
+        supervisor = self.supervisor
+        choices: dict[Which, Snapshot] = {}
+        if supervisor.accepted is not None:
+            choices["accepted"] = supervisor.accepted
+        attempt = supervisor.attempt.snapshot if supervisor.attempt is not None else None
+        if attempt is not None and attempt is not supervisor.accepted:
+            choices["attempt"] = attempt
+        return choices
 
     # -- drift, duplicates, reach ----------------------------------------------
     @property
@@ -308,13 +266,13 @@ class ServerPresenter(QObject):
         return self.tracker.report_for(self.supervisor) if self.tracker is not None else None
 
     def shown_tools(self) -> list[dict[str, object]]:
-        """The accepted catalog's tools, then the ghosts of the tools the last refresh removed."""
-        accepted = self.supervisor.accepted
-        if accepted is None:
+        """The shown catalog's tools, then the ghosts of the tools the last refresh removed."""
+        shown = self._published
+        if shown is None:
             return []
         report = self.report
         ghosts = report.removed_tools if report is not None else ()
-        return [*accepted.tools.items, *ghosts]
+        return [*shown.tools.items, *ghosts]
 
     def tool_marks(self) -> tuple[dict[str, str], frozenset[str]]:
         """What the last refresh did to each tool, and the tools that differ from the approved catalog."""
@@ -322,6 +280,11 @@ class ServerPresenter(QObject):
         if report is None:
             return {}, frozenset()
         return report.tool_marks(), report.pins.flagged() if report.pins is not None else frozenset()
+
+    def lint_marks(self) -> dict[str, str]:
+        """The shown catalog's lint, in words per tool (tools without issues left out)."""
+        linted = self._calls.lints.get(self.name, {})
+        return {tool: lint_words(issues) for tool, issues in linted.items()}
 
     @property
     def alarm(self) -> bool:
@@ -347,22 +310,6 @@ class ServerPresenter(QObject):
         """What a first-page-only host gets of the accepted tools (made with the drift report, off the GUI thread)."""
         report = self.report
         return report.reach if report is not None else None
-
-    def history(self) -> list[Entry]:
-        """The server's kept snapshots, newest first."""
-        if self.tracker is None:
-            return []
-        return list(reversed(self.tracker.entries.get(self.supervisor.spec.name, [])))
-
-    def approve(self) -> bool:
-        if self.tracker is None or not self.tracker.approve(self.supervisor.spec.name):
-            return False
-        self.status_message.emit("Approving this catalog: later catalogs whose tools differ will be flagged.")
-        return True
-
-    def forget_approval(self) -> None:
-        if self.tracker is not None:
-            self.tracker.forget_approval(self.supervisor.spec.name)
 
     def server_text(self) -> str:
         current = self.supervisor
@@ -402,7 +349,7 @@ class ServerPresenter(QObject):
     def cancel(self) -> bool:
         if not self.supervisor.cancel():
             return False
-        self.status_message.emit("Walk cancelled; the shown catalog is unchanged.")
+        self.messages.info("Walk cancelled; the shown catalog is unchanged.", self.name)
         return True
 
     @property
@@ -414,14 +361,14 @@ class ServerPresenter(QObject):
         """Stop waiting for the browser: the walk (or request) that asked fails at the authorization step."""
         if not self.supervisor.cancel_sign_in():
             return False
-        self.status_message.emit("Sign-in cancelled.")
+        self.messages.info("Sign-in cancelled.", self.name)
         return True
 
     def sign_out(self) -> bool:
-        """Forget the server's tokens and client registration (`status_message` says when it is done)."""
+        """Forget the server's tokens and client registration (the message bridge says when it is done)."""
         if self.signins is None or not self.signins.sign_out(self.supervisor.spec.name):
             return False
-        self.status_message.emit(f"Signing out of {self.title}…")
+        self.messages.progress(f"Signing out of {self.title}…")
         return True
 
     # -- following the supervisor ---------------------------------------------
@@ -438,33 +385,49 @@ class ServerPresenter(QObject):
             self.walks_changed.emit()
         self.header_changed.emit()
         self.banner_changed.emit()
-        if not self.supervisor.busy:
-            self.status_message.emit("")  # "Walking …" news ends with the walk
+        if not self.supervisor.busy and self.selected:
+            self.messages.clear()  # "Walking …" news ends with the walk
 
     def _on_supervisor_page_arrived(self, list_name: str, page: PageRecord) -> None:
         self.pages_added.emit(list_name)
-        noun = LIST_KINDS[list_name].plural
-        self.status_message.emit(f"Walking {noun}: page {page.index} ({page.items} items)")
+        if self.selected:
+            noun = LIST_KINDS[list_name].plural
+            self.messages.progress(f"Walking {noun}: page {page.index} ({page.items} items)")
 
-    def _on_supervisor_catalog_accepted(self, _snapshot: Snapshot) -> None:
+    def _on_supervisor_catalog_accepted(self, snapshot: Snapshot) -> None:
+        if self.tracker is None or self.report is not None:
+            self._publish()
+        # else: published when its first report is ready (`_on_tracker_report_ready`)
+
+    def _publish(self) -> None:
+        self._published = self.supervisor.accepted
         self.catalog_changed.emit()
+        self.details_changed.emit()
 
     def _on_supervisor_session_lost(self, _error: ErrorInfo) -> None:
         self.banner_changed.emit()
         self.header_changed.emit()
 
     def _on_tracker_report_ready(self, name: str) -> None:
-        if name != self.supervisor.spec.name:
+        if name != self.name or self.report is None:
             return
-        self.drift_changed.emit()
+        if self._published is not self.supervisor.accepted:
+            self._publish()  # the catalog and its first report, together
+        else:
+            self.marks_changed.emit()
         self.banner_changed.emit()
         report = self.report
-        if report is not None and report.after_stale:
-            self.status_message.emit(report.headline())
+        if report is not None and report.after_stale and self.selected:
+            self.messages.info(report.headline(), self.name)
 
-    def _on_tracker_history_changed(self, name: str) -> None:
-        if name == self.supervisor.spec.name:
-            self.drift_changed.emit()
+    def _on_tracker_approval_changed(self, name: str) -> None:
+        if name == self.name:
+            self.marks_changed.emit()
+            self.banner_changed.emit()
+
+    def _on_calls_catalog_linted(self, name: str) -> None:
+        if name == self.name:
+            self.lint_changed.emit()
 
     def _on_supervisor_log_appended(self, lines: list[str]) -> None:
         self.log_lines.emit([visible(line) for line in lines])
@@ -474,7 +437,7 @@ class ServerPresenter(QObject):
         self.details_changed.emit()
 
     def _on_supervisor_sign_in_noticed(self, words: str) -> None:
-        self.status_message.emit(visible(f"{self.supervisor.spec.name}: {words}", MESSAGE_LIMIT))
+        self.messages.info(visible(words, MESSAGE_LIMIT), self.name)
 
     def _on_signins_grant_changed(self, name: str) -> None:
         if name == self.supervisor.spec.name:
@@ -484,9 +447,9 @@ class ServerPresenter(QObject):
         if name != self.supervisor.spec.name:
             return
         if problem is None:
-            self.status_message.emit(
+            self.messages.info(
                 f"Signed out of {self.title}: its tokens and client registration are forgotten; "
                 "the next walk asks you to sign in."
             )
         else:
-            self.status_message.emit(f"Not signed out of {self.title}: {problem}")
+            self.messages.warning(f"Not signed out of {self.title}: {problem}")

@@ -1,0 +1,300 @@
+"""What the Call tab shows for one server, and what it does: the tool, its draft, the arguments' check,
+the question before a call, the call in flight, its answer, the history and the argument sets.
+
+Held per server, so switching servers and back finds the tab as it was left (the
+draft of each tool, what was confirmed in this session, the last answer). Tested
+without widgets; the Call tab binds to the presenter of the selected server.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from catalog_inspector.core.calls import CallOutcome, CallRecord, Validation, call_command, verdict_words
+from catalog_inspector.core.catalog import Snapshot
+from catalog_inspector.core.text import visible
+from catalog_inspector.runtime import CallTicket, ServerSupervisor
+from catalog_inspector.runtime.calldesk import CallDesk
+
+__all__ = ["CallPresenter", "confirmation_question"]
+
+VERDICT_LIMIT = 4000  # characters of the output verdict shown (up to 50 problems, each with its pointer)
+NAME_LIMIT = 120
+
+
+def confirmation_question(tool: dict[str, Any]) -> str | None:
+    """What to ask before the first call of a tool not annotated read-only (None: no need to ask)."""
+    annotations = tool.get("annotations") if isinstance(tool.get("annotations"), dict) else {}
+    assert isinstance(annotations, dict)
+    if annotations.get("readOnlyHint") is True:
+        return None
+    name = visible(str(tool.get("name", "")), NAME_LIMIT)
+    # The spec's default for an absent destructiveHint is true: say so unless the server said otherwise.
+    if annotations.get("destructiveHint", True) is not False:
+        return f"'{name}' is not annotated read-only and may be destructive: it can change or delete things. Send it?"
+    return f"'{name}' is not annotated read-only: it may change things on the server's side. Send it?"
+
+
+def _name(tool: dict[str, Any] | None) -> str:
+    return str(tool.get("name", "")) if tool is not None else ""
+
+
+class CallPresenter(QObject):
+    """The Call tab of one server.
+
+    Attributes:
+        supervisor: the server (its session makes the calls).
+        tool: the tool chosen in the tool tree (wire object), or None.
+        ticket: the call in flight, or None.
+        question: what is asked before sending (a tool not annotated read-only), or "" when nothing is asked.
+        outcome_text, progress_text, verdict_text: the answer's words (the outcome with its latency, the latest
+            progress notification, the verdict against the output schema); "" when there are none.
+        layer, outcome_word, verdict: the answer's layer, its outcome word and its verdict word ("" when none).
+        result: the result as the server sent it, or None.
+        validation, parse_error, send_anyway: the check of the arguments shown, as the editor last said it.
+
+    Signals:
+        tool_changed(object): `tool` changed; the arguments to show with it (its draft, a re-run's), or None.
+        asked(): `question` changed (a question is up, or it was answered).
+        answer_changed(): the answer's words, `result` or `ticket` changed.
+        actions_changed(): what may be done changed (send, cancel, save a set).
+        history_changed(): the server's calls changed (`history`).
+        sets_changed(): this server's argument sets changed (`sets`).
+        send_when_checked(): a re-run waits for its arguments' check, then sends (the editor checks now).
+    """
+
+    tool_changed = Signal(object)
+    asked = Signal()
+    answer_changed = Signal()
+    actions_changed = Signal()
+    history_changed = Signal()
+    sets_changed = Signal()
+    send_when_checked = Signal()
+
+    def __init__(self, supervisor: ServerSupervisor, desk: CallDesk, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.supervisor = supervisor
+        self._desk = desk
+        self.tool: dict[str, Any] | None = None
+        self.ticket: CallTicket | None = None
+        self.question = ""
+        self.outcome_text = ""
+        self.progress_text = ""
+        self.verdict_text = ""
+        self.layer = ""
+        self.outcome_word = ""
+        self.verdict = ""
+        self.result: dict[str, Any] | None = None
+        self.parsed: Any = {}
+        self.validation: Validation | None = None
+        self.parse_error = ""
+        self.send_anyway = False
+        self.timeout = 30.0
+        self._drafts: dict[str, Any] = {}  # tool name → the arguments last edited for it
+        self._confirmed: tuple[Snapshot | None, set[str]] = (None, set())  # per session: its accepted catalog
+        self._pending: dict[str, Any] | None = None  # a send waiting for the answer to `question`
+        self._rerun = False  # a re-run sends once its arguments are checked
+        supervisor.call_finished.connect(self._on_supervisor_call_finished)
+        supervisor.call_progress.connect(self._on_supervisor_call_progress)
+        supervisor.state_changed.connect(self.actions_changed)
+        desk.history_changed.connect(self._on_desk_history_changed)
+        desk.sets_changed.connect(self._on_desk_sets_changed)
+
+    @property
+    def name(self) -> str:
+        return self.supervisor.spec.name
+
+    # -- the tool and its arguments ----------------------------------------------------
+    def set_tool(self, tool: dict[str, Any] | None, arguments: Any = None) -> None:
+        """Call this tool, with `arguments` (a re-run's) or the draft last left for it."""
+        self.tool = tool
+        self._close_question()
+        self._rerun = False
+        self.validation = None
+        if tool is not None and arguments is None:
+            arguments = self._drafts.get(_name(tool))
+        self.tool_changed.emit(arguments)
+        self.sets_changed.emit()
+        self.actions_changed.emit()
+
+    def arguments_checked(
+        self, parsed: Any, validation: Validation | None, parse_error: str, send_anyway: bool
+    ) -> None:
+        """The editor's word on the arguments shown: what they parse to, their check (None while it runs)."""
+        self.parsed, self.validation, self.parse_error, self.send_anyway = parsed, validation, parse_error, send_anyway
+        self.actions_changed.emit()
+        if self._rerun and validation is not None:
+            self._rerun = False
+            if not self.send() and not self.question:
+                self._say("Not sent again: the arguments no longer pass the tool's schema (see below).")
+
+    def draft(self) -> Any:
+        """The arguments last edited for the chosen tool (None: none were)."""
+        return self._drafts.get(_name(self.tool)) if self.tool is not None else None
+
+    def remember(self, arguments: Any) -> None:
+        """The person edited the arguments: they come back when this tool is picked again."""
+        if self.tool is not None:
+            self._drafts[_name(self.tool)] = arguments
+
+    @property
+    def invalid(self) -> bool:
+        return self.validation is not None and bool(self.validation.problems)
+
+    @property
+    def ready(self) -> bool:
+        """The arguments may be sent: they parse, were checked, and are valid (or may be sent anyway). A check
+        that could not be made at all (a schema too slow or broken to check) does not hold them back."""
+        if self.parse_error or self.validation is None:
+            return False
+        return not self.invalid or self.send_anyway
+
+    @property
+    def live(self) -> bool:
+        return self.supervisor.connection is not None
+
+    @property
+    def can_send(self) -> bool:
+        return self.tool is not None and self.live and self.ticket is None and self.ready
+
+    # -- sending -----------------------------------------------------------------------
+    def send(self) -> bool:
+        """Send the arguments shown (asking first for a tool not annotated read-only). False if not sent now."""
+        tool = self.tool
+        if tool is None or not self.can_send:
+            return False
+        question = confirmation_question(tool)
+        if question is not None and _name(tool) not in self._confirmed_now():
+            self._pending = self.parsed
+            self.question = question
+            self.asked.emit()
+            return False
+        return self._send(self.parsed)
+
+    def confirm(self, yes: bool) -> None:
+        """The answer to `question`: send (and do not ask again for this tool in this session), or do not."""
+        pending, tool = self._pending, self.tool
+        self._close_question()
+        if not yes:
+            self._say("Not sent.")
+            return
+        if tool is not None:
+            self._confirmed_now().add(_name(tool))
+        if pending is not None:
+            self._send(pending)
+
+    def _confirmed_now(self) -> set[str]:
+        session, confirmed = self._confirmed
+        if session is not self.supervisor.accepted:  # a new session asks again
+            self._confirmed = (self.supervisor.accepted, set())
+        return self._confirmed[1]
+
+    def _close_question(self) -> None:
+        self._pending = None
+        if self.question:
+            self.question = ""
+            self.asked.emit()
+
+    def _send(self, arguments: Any) -> bool:
+        assert self.tool is not None
+        ticket = self.supervisor.call_tool(_name(self.tool), arguments, self.timeout)
+        if ticket is None:
+            self._say("Not sent: no session is live (refresh or reconnect the server first).")
+            return False
+        self.ticket = ticket
+        self.progress_text = self.verdict_text = self.layer = self.outcome_word = self.verdict = ""
+        self.result = None
+        self.outcome_text = f"Calling {visible(ticket.tool, NAME_LIMIT)}…"
+        self.answer_changed.emit()
+        self.actions_changed.emit()
+        return True
+
+    def cancel(self) -> bool:
+        return self.ticket is not None and self.supervisor.cancel_call(self.ticket)
+
+    def rerun(self, record: CallRecord) -> bool:
+        """Call a kept call again with its arguments (the same questions are asked); False if it cannot be."""
+        if record.kind != "tool" or record.arguments_cut:
+            return False
+        accepted = self.supervisor.accepted
+        tool = next((t for t in accepted.tools.items if t.get("name") == record.name), None) if accepted else None
+        if tool is None:
+            self._say(f"Not sent: {visible(record.name, NAME_LIMIT)} is not in the accepted catalog any more.")
+            return False
+        self.set_tool(tool, record.arguments)
+        self._rerun = True  # sent as soon as its arguments are checked, like any other call
+        self._say("Checking the arguments before sending them again…")
+        self.send_when_checked.emit()
+        return True
+
+    def _say(self, words: str) -> None:
+        self.outcome_text = words
+        self.answer_changed.emit()
+
+    # -- answers -----------------------------------------------------------------------
+    def _on_supervisor_call_progress(self, ticket: CallTicket, progress: float, total: Any, message: Any) -> None:
+        if ticket is not self.ticket:
+            return
+        amount = f"{progress:g} of {total:g}" if isinstance(total, int | float) else f"{progress:g}"
+        words = f": {visible(str(message), 300)}" if message else ""
+        self.progress_text = f"Progress {amount}{words}"
+        self.answer_changed.emit()
+
+    def _on_supervisor_call_finished(self, ticket: CallTicket, outcome: CallOutcome) -> None:
+        if ticket is not self.ticket:
+            return
+        self.ticket = None
+        self.outcome_text = f"{outcome.summary()} — {outcome.latency_ms:,.0f} ms"
+        self.layer, self.outcome_word = outcome.layer, str(outcome.outcome)
+        # The words hold the server's keys (in JSON pointers): made visible and bounded here, as any server text.
+        words = verdict_words(outcome.verdict) if outcome.result is not None else ""
+        self.verdict_text = visible(words, VERDICT_LIMIT, keep_newlines=True)
+        self.verdict = outcome.verdict.verdict if outcome.verdict else ""
+        self.result = outcome.result
+        self.answer_changed.emit()
+        self.actions_changed.emit()
+
+    # -- history and argument sets -------------------------------------------------------
+    @property
+    def history(self) -> list[CallRecord]:
+        """The server's calls, oldest first (as kept)."""
+        return self._desk.histories.get(self.name, [])
+
+    @property
+    def sets(self) -> dict[str, Any]:
+        """The chosen tool's argument sets, by name."""
+        if self.tool is None:
+            return {}
+        return self._desk.sets.get(self.name, {}).get(_name(self.tool), {})
+
+    def save_set(self, set_name: str) -> bool:
+        """Keep the arguments shown under `set_name` for this tool (they come back when it is picked again)."""
+        if self.tool is None or self.parse_error or not set_name.strip():
+            return False
+        self._desk.save_set(self.name, _name(self.tool), set_name.strip(), self.parsed)
+        return True
+
+    def delete_set(self, set_name: str) -> None:
+        if self.tool is not None:
+            self._desk.delete_set(self.name, _name(self.tool), set_name)
+
+    def command_of(self, record: CallRecord) -> str:
+        """The `call` command line that makes this call again from a terminal."""
+        return call_command(self.supervisor.spec, record.name, record.arguments)
+
+    @staticmethod
+    def json_of(record: CallRecord) -> str:
+        document = {"kind": record.kind, "name": record.name, "arguments": record.arguments, "at": record.at,
+                    "outcome": record.outcome, "duration_ms": record.duration_ms}  # fmt: skip
+        return json.dumps(document, indent=2, ensure_ascii=False)
+
+    def _on_desk_history_changed(self, name: str) -> None:
+        if name == self.name:
+            self.history_changed.emit()
+
+    def _on_desk_sets_changed(self, name: str) -> None:
+        if name == self.name:
+            self.sets_changed.emit()

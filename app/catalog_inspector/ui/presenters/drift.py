@@ -1,0 +1,131 @@
+"""What the Drift tab shows for one server: the last refresh's report or a comparison asked for, the kept
+snapshots, the approval; and what the person does there (compare, delete, approve, forget, keep fewer).
+
+Each fact has its own signal, so a new listing of the history does not redraw the
+report table (and lose its selection), and an approval does not re-plan the tree.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+from catalog_inspector.core.drift import Comparison, DriftReport, Entry
+from catalog_inspector.runtime import ServerSupervisor
+from catalog_inspector.runtime.messages import MessageBridge
+from catalog_inspector.runtime.tracker import DriftTracker
+
+__all__ = ["DriftPresenter"]
+
+
+class DriftPresenter(QObject):
+    """The Drift tab of one server.
+
+    Attributes:
+        comparison: the comparison the person asked for and is looking at, or None (the last refresh's report).
+        selected: the key of the change selected in the table (the item's key, field, pointer), kept per server.
+
+    Signals:
+        report_changed(): `report` changed (a new catalog's first report).
+        approval_changed(): `approved` or the report's approval check changed.
+        history_changed(): `history` changed.
+        comparison_changed(): `comparison` changed (a comparison came, or the report is shown again).
+    """
+
+    report_changed = Signal()
+    approval_changed = Signal()
+    history_changed = Signal()
+    comparison_changed = Signal()
+
+    def __init__(
+        self,
+        supervisor: ServerSupervisor,
+        tracker: DriftTracker,
+        messages: MessageBridge,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.supervisor = supervisor
+        self._tracker = tracker
+        self._messages = messages
+        self.comparison: Comparison | None = None
+        self.selected: tuple[str, str, str] | None = None
+        tracker.report_ready.connect(self._on_tracker_report_ready)
+        tracker.approval_changed.connect(self._on_tracker_approval_changed)
+        tracker.history_changed.connect(self._on_tracker_history_changed)
+        tracker.comparison_ready.connect(self._on_tracker_comparison_ready)
+
+    @property
+    def name(self) -> str:
+        return self.supervisor.spec.name
+
+    @property
+    def report(self) -> DriftReport | None:
+        """The report of the accepted catalog (None while it is being made)."""
+        return self._tracker.report_for(self.supervisor)
+
+    @property
+    def has_catalog(self) -> bool:
+        return self.supervisor.accepted is not None
+
+    @property
+    def approved(self) -> bool:
+        return self._tracker.pins.get(self.name) is not None
+
+    @property
+    def keep(self) -> int:
+        history = self._tracker.history
+        return history.keep if history is not None else 0
+
+    def history(self) -> list[Entry]:
+        """The server's kept snapshots, newest first."""
+        return list(reversed(self._tracker.entries.get(self.name, [])))
+
+    # -- what the person asks -----------------------------------------------------
+    def approve(self) -> bool:
+        if not self._tracker.approve(self.name):
+            return False
+        self._messages.info("Approving this catalog: later catalogs whose tools differ will be flagged.", self.name)
+        return True
+
+    def forget_approval(self) -> None:
+        self._tracker.forget_approval(self.name)
+
+    def compare(self, old: Entry, new: Entry | None) -> None:
+        """Compare two kept snapshots (`new` None: with the catalog shown now); `comparison_changed` follows."""
+        self._tracker.request_comparison(self.name, old, new)
+
+    def show_report(self) -> None:
+        """Back to the last refresh's report."""
+        if self.comparison is not None:
+            self.comparison = None
+            self.selected = None
+            self.comparison_changed.emit()
+
+    def delete(self, entry: Entry) -> None:
+        self._tracker.delete(self.name, entry)
+
+    def set_keep(self, keep: int) -> None:
+        self._tracker.set_keep(keep)
+
+    def list_history(self) -> None:
+        self._tracker.list_history(self.name)
+
+    # -- following the tracker ------------------------------------------------------
+    def _on_tracker_report_ready(self, name: str) -> None:
+        if name == self.name:
+            self.selected = None if self.comparison is None else self.selected
+            self.report_changed.emit()
+
+    def _on_tracker_approval_changed(self, name: str) -> None:
+        if name == self.name:
+            self.approval_changed.emit()
+
+    def _on_tracker_history_changed(self, name: str) -> None:
+        if name == self.name:
+            self.history_changed.emit()
+
+    def _on_tracker_comparison_ready(self, name: str, comparison: Comparison) -> None:
+        if name == self.name:
+            self.comparison = comparison
+            self.selected = None
+            self.comparison_changed.emit()
