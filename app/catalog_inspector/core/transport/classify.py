@@ -358,9 +358,12 @@ def classify_auth(exc: BaseException, step: str, *, registration: bool | None = 
         return failed(f"{what} got no answer in time", "timed_out")
     if isinstance(exc, httpx2.TransportError):
         where = _http_transport_failure(exc, None).info
-        return failed(f"{what} failed: {where.message}", "unreachable", **where.details)
+        found = {("reason" if key == "cause" else key): value for key, value in where.details.items()}
+        return failed(f"{what} failed: {where.message}", "unreachable", **found)
     if isinstance(exc, httpx2.StreamError):
         return failed(f"{what}: {visible(str(exc), 200)}", "too_large")
+    if isinstance(exc, httpx2.DecodingError):
+        return failed(f"{what} brought a compressed answer that does not decode: {visible(str(exc), 200)}", "malformed")
     if isinstance(exc, ValidationError | ValueError):
         return failed(f"{what} brought a malformed answer: {visible(str(exc), 300)}", "malformed")
     return failed(f"{what} failed: {type(exc).__name__}: {visible(str(exc), 300)}", "failed")
