@@ -52,6 +52,8 @@ class Case:
         limit: the configured time the case must finish within (before start-up).
         args: extra CLI arguments.
         cap: the byte cap in force, for the memory bound.
+        words: what the error's message must say (its words name the stop rightly).
+        details: what the error's details must hold (e.g. an `auth` error's step and cause).
     """
 
     server: str
@@ -61,6 +63,8 @@ class Case:
     args: tuple[str, ...] = ()
     cap: int = CAP
     status: str = field(default="")
+    words: str = ""
+    details: tuple[tuple[str, Any], ...] = ()
 
     @property
     def expected_status(self) -> str:
@@ -111,6 +115,36 @@ CASES: dict[str, Case] = {
     "sse-2-mib-page": Case("sse-demo huge --huge-mb 2", None, None, 2 * TIMEOUT, ("--sse",)),
     "sse-20-mb-page": Case("sse-demo huge --huge-mb 20", "size_limit", 1, 2 * TIMEOUT, ("--sse",)),
 }
+
+# --- Robustness II (issue 20, points 2 and 8): compression bombs and stops named rightly ---------
+# A gigabyte once decoded is about a megabyte of gzip on the wire: the cap counts decoded bytes.
+CASES.update(
+    {
+        "http-gzip-json-1-gb": Case("http gzip-json --mb 1000", "size_limit", 0, TIMEOUT, words="4,194,304-byte cap"),
+        "http-gzip-sse-1-gb": Case("http gzip-sse --mb 1000", "size_limit", 0, TIMEOUT, words="4,194,304-byte cap"),
+        "http-gzip-oauth-metadata-1-gb": Case(
+            "http gzip-metadata --mb 1000",
+            "auth",
+            None,
+            TIMEOUT,
+            words="1,048,576-byte cap",
+            details=(("step", "metadata"), ("cause", "too_large")),
+        ),  # fmt: skip
+        "sse-gzip-event-1-gb": Case(
+            "http gzip-legacy-sse --mb 1000", "size_limit", None, TIMEOUT, ("--sse",), words="4,194,304-byte cap"
+        ),
+        "http-redirect-loop": Case("http redirect-loop", "connection", 0, TIMEOUT, words="kept redirecting"),
+        "http-redirect-then-1-gb": Case("http redirect-huge --mb 1000", "size_limit", 0, TIMEOUT, words="byte cap"),
+        "http-non-ascii-session-id": Case("http session-id", "protocol", None, TIMEOUT, words="session id"),
+        "stdout-closed-while-running": Case(
+            f"stdio {PY} -c [__import__('os').close(1),__import__('time').sleep(60)]",
+            "connection",
+            None,
+            TIMEOUT,
+            words="closed its output (stdout) while still running",
+        ),  # fmt: skip
+    }
+)
 
 
 @dataclass
@@ -168,7 +202,9 @@ def test_a_fault_is_classified_in_time_within_bounded_memory_leaving_nothing(
     case = CASES[name]
     secret = "Bearer fault-suite-canary-7f3a"
     with target(case.server, tmp_path) as (reach, pidfile):
-        headers = ["--header", f"Authorization: {secret}"] if "--url" in reach else []
+        # An Authorization header of one's own means no sign-in: a case about signing in sends another.
+        header = "X-Api-Key" if case.kind == "auth" else "Authorization"
+        headers = ["--header", f"{header}: {secret}"] if "--url" in reach else []
         run = run_cli(["--timeout", str(TIMEOUT), *case.args, *headers, *reach], tmp_path)
     doc = run.document
     assert doc is not None, run.stderr
@@ -177,7 +213,10 @@ def test_a_fault_is_classified_in_time_within_bounded_memory_leaving_nothing(
     assert got == (case.kind, case.page), run.stderr
     if case.page is not None:  # the timeline keeps the page that failed
         assert doc["pages"][-1]["index"] == case.page and doc["pages"][-1]["outcome"] == case.kind
-    assert doc["status"] == case.expected_status and run.code == EXIT[case.expected_status]
+    assert doc["status"] == case.expected_status and run.code == (5 if case.kind == "auth" else EXIT[doc["status"]])
+    if error:  # the words name the stop rightly
+        assert case.words in error["message"] and all(error["details"].get(k) == v for k, v in case.details), error
+    assert "Traceback" not in run.stderr, run.stderr
     assert run.wall <= case.limit + STARTUP
     assert run.peak <= baseline + 4 * case.cap + 32 * MIB, f"peak {run.peak / MIB:.0f} MiB"
     if pidfile is not None:

@@ -355,3 +355,15 @@ def test_print_writes_the_url_and_waits_for_the_browser_to_come_back(tmp_path: P
 def test_oauth_options_that_cannot_apply_are_usage_errors(tmp_path: Path, args: list[str], words: str) -> None:
     out = run_cli(cli_env(tmp_path), "snapshot", *args)
     assert out.returncode == 2 and words in out.stderr and out.stdout == ""
+
+
+def test_resource_metadata_at_a_file_url_is_an_auth_error_at_the_metadata_step_and_never_read(tmp_path: Path) -> None:
+    env = cli_env(tmp_path)
+    with oauth_server(tmp_path, "--point", "resource_metadata=file:///etc/passwd") as server:
+        out = run_cli(env, "snapshot", *FETCH, "--url", server.url)
+        assert not server.requests("as"), "nothing was asked of the authorization server"
+    assert out.returncode == 5, out.stderr
+    error = _document(out)["error"]
+    assert (error["kind"], error["details"]["step"], error["details"]["cause"]) == ("auth", "metadata", "unsafe_url")
+    assert "refused to send a metadata request to file:" in error["message"] and "root:" not in out.stdout
+    assert "Traceback" not in out.stderr

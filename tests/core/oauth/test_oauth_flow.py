@@ -6,6 +6,7 @@ does) and looks at this process's listening sockets while the sign-in waits.
 
 from __future__ import annotations
 
+import socket
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -164,3 +165,50 @@ async def test_the_clocks_stop_while_a_person_signs_in_and_run_again_after(tmp_p
                 response = await client.post(server.url, json=ping, headers=headers)
     assert response.status_code != 401
     assert calls == [True, "opened", False, True], "paused, opened, resumed, then the sign-in ended (redirected)"
+
+
+# --- where the flow's requests may go (issue 20, point 9) ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("point", "url", "step"),
+    [
+        ("resource_metadata", "http://internal.invalid/.well-known/oauth-protected-resource", "metadata"),
+        ("resource_metadata", "file:///etc/passwd", "metadata"),
+        ("authorization_server", "http://internal.invalid", "metadata"),
+        ("registration", "http://internal.invalid/register", "registration"),
+        ("token", "http://internal.invalid/token", "token"),
+    ],
+)
+async def test_a_flow_request_the_server_points_elsewhere_than_https_or_loopback_is_never_sent(
+    tmp_path: Path, point: str, url: str, step: str
+) -> None:
+    with oauth_server(tmp_path, "--point", f"{point}={url}") as server:
+        hooks = OAuthHooks(opener=fetch, store="memory")
+        with anyio.fail_after(60), pytest.raises(CatalogError) as failed:
+            async with connect(_spec(server.url), LIMITS, oauth=hooks):
+                pass
+        asked = {request["path"] for request in server.requests("as")}
+        issued = server.issued()
+    info = failed.value.info
+    assert (info.kind, info.details["step"], info.details["cause"]) == (ErrorKind.AUTH, step, "unsafe_url"), info
+    assert (
+        url.split("//")[-1].rstrip("/") in info.details["url"] and "only https, or http to this machine" in info.message
+    )
+    if step == "registration":
+        assert "/register" not in asked and "/authorize" not in asked
+    if step == "token":
+        assert "/token" not in asked and not issued
+
+
+async def test_a_flow_request_that_cannot_reach_its_server_fails_at_its_step(tmp_path: Path) -> None:
+    with socket.socket() as closed:  # a loopback port nothing listens on
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    with oauth_server(tmp_path, "--point", f"resource_metadata=http://127.0.0.1:{port}/metadata") as server:
+        with anyio.fail_after(60), pytest.raises(CatalogError) as failed:
+            async with connect(_spec(server.url), LIMITS, oauth=OAuthHooks(opener=fetch, store="memory")):
+                pass
+    info = failed.value.info
+    assert (info.kind, info.details["step"], info.details["cause"]) == (ErrorKind.AUTH, "metadata", "unreachable"), info
+    assert f"127.0.0.1:{port}: connection refused" in info.message

@@ -54,6 +54,14 @@ def test_the_sdks_request_timeout_is_a_timeout_on_its_page() -> None:
          "malformed HTTP response: Failed to parse SSE message: bad\ninput"),
         (-32600, "Unexpected content type: text/html", ErrorKind.PROTOCOL,
          "malformed HTTP response: Unexpected content type: text/html"),
+        (-32000, "SSE stream failed: Server-sent event exceeded the 4096 byte limit.", ErrorKind.SIZE_LIMIT,
+         "an event on the server's stream exceeded the 4096-byte cap"),
+        (-32000, "SSE stream failed: over the 4096-byte cap", ErrorKind.CONNECTION,
+         "the server's event stream failed: over the 4096-byte cap"),
+        (-32600, "Redirect to http://h.test/\u202emcp not followed; use that URL as the endpoint", ErrorKind.CONNECTION,
+         "the server redirected to http://h.test/\\u202emcp instead of answering: not followed"),
+        (-32600, "server answered a request with 202 Accepted", ErrorKind.PROTOCOL,
+         "the server answered a request with 202 Accepted, which says no answer will follow"),
     ],
 )  # fmt: skip
 def test_each_error_the_sdk_makes_up_has_its_own_kind_and_words(
@@ -70,6 +78,8 @@ def test_each_error_the_sdk_makes_up_has_its_own_kind_and_words(
         (-32000, "Connection closed by peer"),
         (-32603, "Not Found"),
         (-32700, "Unexpected content type: text/html"),
+        (-32603, "SSE stream failed: x"),  # the SDK's wording under another code
+        (-32000, "Redirect to http://h.test/ not followed"),
     ],
 )
 def test_a_server_error_that_only_resembles_the_sdks_own_is_the_servers(code: int, message: str) -> None:

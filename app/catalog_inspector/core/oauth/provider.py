@@ -17,8 +17,10 @@ client and a CLI need and the SDK does not do:
 - at most `MAX_SIGN_INS` sign-ins per session, whatever the server keeps asking;
 - a pre-registered client without a token endpoint method gets one from the
   authorization server's metadata; `OAuthConfig.scope` replaces the SDK's choice;
-- every request the flow makes has the request timeout and a byte cap; the
-  authorization URL is opened only if it is https (or http to loopback);
+- every request the flow makes goes only to https (or http to loopback), the
+  rule the authorization URL is opened by (`core.oauth.signin.url_allowed`): a
+  server's metadata cannot send the inspector to an internal address or a `file:`
+  URL; each has the request timeout and a byte cap, counted once decoded;
 - every failure is one `auth` error naming its step (`core.errors.AUTH_STEPS`).
 
 An opener (`Opener`) shows the authorization URL: the app's shows it in the
@@ -51,6 +53,7 @@ from catalog_inspector.core.oauth.signin import (
     SignIn,
     auth_error,
     check_authorization_url,
+    check_url,
     default_hooks,
     oauth_applies,
     resource_url,
@@ -58,7 +61,14 @@ from catalog_inspector.core.oauth.signin import (
 )
 from catalog_inspector.core.oauth.store import KeyringStore, MemoryStore, SignInStore, server_key
 from catalog_inspector.core.text import visible
-from catalog_inspector.core.transport import AUTH_CAP, RequestFaults, classify_auth, http_status_error, request_id_of
+from catalog_inspector.core.transport import (
+    AUTH_CAP,
+    AUTH_STEP,
+    RequestFaults,
+    classify_auth,
+    http_status_error,
+    request_id_of,
+)
 
 __all__ = [  # the sign-in's public face (`core.oauth.signin`) comes from here too
     "MAX_SIGN_INS",
@@ -75,6 +85,12 @@ __all__ = [  # the sign-in's public face (`core.oauth.signin`) comes from here t
     "set_default_hooks",
 ]
 
+# What each request of the flow is, in "refused to send … to URL".
+_STEP_REQUESTS = {
+    "metadata": "a metadata request",
+    "registration": "the registration request",
+    "token": "the token request",
+}
 MAX_SIGN_INS = 3  # sign-ins (a step-up counts) one session may ask for; the SDK bounds only one per request
 RESPONSE_CAP = 1024 * 1024  # bytes of one metadata, registration or token response
 CLIENT_NAME = "MCP Catalog Inspector"
@@ -225,11 +241,15 @@ class InspectorOAuth(OAuthClientProvider):
         return _bearer(response) or self.spec.oauth is not None
 
     def _bound(self, request: httpx2.Request) -> None:
-        """The flow's own requests get the request timeout and a byte cap (the SDK gives them neither)."""
-        request.extensions["timeout"] = httpx2.Timeout(self.limits.request_timeout).as_dict()
-        request.extensions[AUTH_CAP] = RESPONSE_CAP
+        """The flow's own requests go only where the browser may (https, or http to this machine) and get the
+        request timeout and a byte cap (the SDK checks none of these: a server could send it anywhere)."""
         if request.method == "POST" and request is not self._token_request:
             self.phase = "registration"  # the only other POST the flow makes
+        step = "token" if request is self._token_request else self.phase if request.method == "POST" else "metadata"
+        check_url(str(request.url), step, f"send {_STEP_REQUESTS[step]} to")
+        request.extensions["timeout"] = httpx2.Timeout(self.limits.request_timeout).as_dict()
+        request.extensions[AUTH_CAP] = RESPONSE_CAP
+        request.extensions[AUTH_STEP] = step
 
     def _file(self, request: httpx2.Request, error: CatalogError) -> None:
         """What the caller of this one request is told (the connection itself is fine)."""

@@ -28,10 +28,12 @@ __all__ = [
     "SignIn",
     "auth_error",
     "check_authorization_url",
+    "check_url",
     "default_hooks",
     "oauth_applies",
     "resource_url",
     "set_default_hooks",
+    "url_allowed",
 ]
 
 _LOOPBACK = ("127.0.0.1", "::1", "localhost")
@@ -153,26 +155,40 @@ def resource_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
+def url_allowed(url: str) -> bool:
+    """Whether a sign-in may reach `url`: https, or http to this machine (by name or loopback address).
+
+    The one rule for every URL a server hands the sign-in: the authorization URL a
+    browser opens, and each request of the flow (metadata, registration, token).
+    """
+    try:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+    except ValueError:
+        return False
+    return bool(host) and (parts.scheme == "https" or (parts.scheme == "http" and _loopback(host)))
+
+
+def check_url(url: str, step: str, what: str) -> None:
+    """Refuse a URL `url_allowed` does not allow, before anything reaches it; `what` is the verb and its
+    object ("open the authorization URL", "send a metadata request to").
+
+    Raises:
+        CatalogError: auth, at `step`, cause `unsafe_url`.
+    """
+    if url_allowed(url):
+        return
+    shown = visible(url, 200)
+    raise auth_error(step, f"refused to {what} {shown}: only https, or http to this machine", "unsafe_url", url=shown)
+
+
 def check_authorization_url(url: str) -> None:
     """Refuse to open an authorization URL that is not https, or http to this machine.
 
     Raises:
         CatalogError: auth, step authorization, cause `unsafe_url`.
     """
-    try:
-        parts = urlsplit(url)
-        host = (parts.hostname or "").lower()
-    except ValueError:
-        parts, host = None, ""
-    if parts is not None and host and (parts.scheme == "https" or (parts.scheme == "http" and _loopback(host))):
-        return
-    shown = visible(url, 200)
-    raise auth_error(
-        "authorization",
-        f"refused to open the authorization URL {shown}: only https, or http to this machine",
-        "unsafe_url",
-        url=shown,
-    )
+    check_url(url, "authorization", "open the authorization URL")
 
 
 def _loopback(host: str) -> bool:

@@ -2,7 +2,8 @@
 
 Holds `stdio` (the bounded stdio transport and the server's log), `legacy_sse`
 (the bounded HTTP+SSE client), `meter` (every response's bytes counted as they
-arrive, the cap enforced there), `classify` (what the SDK, anyio or the OS raises,
+arrive, the cap enforced there), `bodies` (HTTP bodies decoded, then read under
+a cap), `sizes` (what each response measured, by request id), `classify` (what the SDK, anyio or the OS raises,
 turned into `core.errors` kinds, once) and `sdk` (the SDK's private parts we use,
 behind one adapter). Imports `config` and core's shared modules; `oauth` and
 `session` build on it.
@@ -21,16 +22,19 @@ from catalog_inspector.core.transport.legacy_sse import (
 )
 from catalog_inspector.core.transport.meter import (
     AUTH_CAP,
+    AUTH_STEP,
     MeteredHTTPTransport,
     MeteredReadStream,
     ProbingWriteStream,
-    RequestFaults,
-    ResponseSizes,
     probe_request_id,
     request_id_of,
 )
 from catalog_inspector.core.transport.sdk import (
     negotiate_auto,
+)
+from catalog_inspector.core.transport.sizes import (
+    RequestFaults,
+    ResponseSizes,
 )
 from catalog_inspector.core.transport.stdio import (
     Faults,
@@ -41,6 +45,7 @@ from catalog_inspector.core.transport.stdio import (
 
 __all__ = [
     "AUTH_CAP",
+    "AUTH_STEP",
     "Faults",
     "MeteredHTTPTransport",
     "MeteredReadStream",

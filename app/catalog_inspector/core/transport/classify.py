@@ -16,6 +16,7 @@ from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
+import anyio
 import httpx2
 import mcp_types as types
 from mcp.client.auth import OAuthFlowError, OAuthRegistrationError, OAuthTokenError
@@ -31,7 +32,9 @@ __all__ = ["NESTING_LIMIT", "TOO_DEEP", "address_of", "classify", "classify_auth
 # Errors the SDK makes up locally, recognised by code and exact wording: its own
 # request timeout and closed connection, and the JSON-RPC errors its HTTP
 # transport synthesizes for HTTP-level failures. A server's own error with a
-# different message keeps its code and is a server_error.
+# different message keeps its code and is a server_error. The SDK gives these no
+# type of their own, so each wording has a canary in tests/core/test_sdk_boundary.py
+# that makes the installed SDK say it: an SDK that words one differently fails there.
 NESTING_LIMIT = 200  # pydantic-core's JSON parser refuses documents nested deeper than this
 TOO_DEEP = f"nested more than {NESTING_LIMIT} levels deep, where the JSON parser stops"
 _LOCAL_TIMEOUT = re.compile(r"Request '[^']*' timed out")
@@ -47,6 +50,30 @@ _SYNTHESIZED: tuple[tuple[int, re.Pattern[str], ErrorKind, str], ...] = (
         re.compile(r"SSE stream ended without a response"),
         ErrorKind.CONNECTION,
         "the server's event stream ended without a response",
+    ),
+    (
+        types.CONNECTION_CLOSED,
+        re.compile(r"SSE stream failed: Server-sent event exceeded the (?P<cap>\d+) byte limit\."),
+        ErrorKind.SIZE_LIMIT,
+        "an event on the server's stream exceeded the {cap}-byte cap",
+    ),
+    (
+        types.CONNECTION_CLOSED,
+        re.compile(r"SSE stream failed: (?P<why>.*)", re.S),
+        ErrorKind.CONNECTION,
+        "the server's event stream failed: {why}",
+    ),
+    (
+        types.INVALID_REQUEST,
+        re.compile(r"Redirect to (?P<location>\S+) not followed\b.*", re.S),
+        ErrorKind.CONNECTION,
+        "the server redirected to {location} instead of answering: not followed",
+    ),
+    (
+        types.INVALID_REQUEST,
+        re.compile(r"server answered a request with 202 Accepted"),
+        ErrorKind.PROTOCOL,
+        "the server answered a request with 202 Accepted, which says no answer will follow",
     ),
     (
         types.METHOD_NOT_FOUND,
@@ -211,8 +238,11 @@ def _http_transport_failure(exc: httpx2.TransportError, page: int | None) -> Cat
     return make_error(ErrorKind.CONNECTION, f"{where}: {str(exc) or type(exc).__name__}", page, details=details)
 
 
-# What the SDK's OAuth provider raises, recognised by its wording (its exceptions carry nothing else):
-# the step it belongs to, a word for the cause, and what to say ({…} from the pattern's groups).
+# What the SDK's OAuth provider raises, recognised by its wording (its exceptions carry nothing else
+# but their type, which says the step for registration and token errors): the step it belongs to, a
+# word for the cause, and what to say ({…} from the pattern's groups). Each has a canary in
+# tests/core/test_sdk_boundary.py. The SDK's own state and missing-code checks are not here: the
+# provider's callback (`core.oauth.provider`) refuses those redirects first, with its own words.
 _AUTH_FAILURES: tuple[tuple[re.Pattern[str], str, str, str], ...] = (
     (
         re.compile(r"Protected resource (?P<resource>\S+) does not match expected (?P<expected>\S+)"),
@@ -243,18 +273,6 @@ _AUTH_FAILURES: tuple[tuple[re.Pattern[str], str, str, str], ...] = (
         "authorization",
         "issuer_missing",
         "the redirect names no issuer, though the authorization server said it would: refused (RFC 9207)",
-    ),
-    (
-        re.compile(r"State parameter mismatch.*", re.S),
-        "authorization",
-        "state_mismatch",
-        "the redirect's state does not match this sign-in's: refused (it may not come from this sign-in)",
-    ),
-    (
-        re.compile(r"No authorization code received"),
-        "authorization",
-        "no_code",
-        "the redirect brought no authorization code",
     ),
     (
         re.compile(r"Registration failed: (?P<status>\d+)(?P<body>.*)", re.S),
@@ -358,9 +376,12 @@ def classify_auth(exc: BaseException, step: str, *, registration: bool | None = 
         return failed(f"{what} got no answer in time", "timed_out")
     if isinstance(exc, httpx2.TransportError):
         where = _http_transport_failure(exc, None).info
-        return failed(f"{what} failed: {where.message}", "unreachable", **where.details)
+        found = {("reason" if key == "cause" else key): value for key, value in where.details.items()}
+        return failed(f"{what} failed: {where.message}", "unreachable", **found)
     if isinstance(exc, httpx2.StreamError):
         return failed(f"{what}: {visible(str(exc), 200)}", "too_large")
+    if isinstance(exc, httpx2.DecodingError):
+        return failed(f"{what} brought a compressed answer that does not decode: {visible(str(exc), 200)}", "malformed")
     if isinstance(exc, ValidationError | ValueError):
         return failed(f"{what} brought a malformed answer: {visible(str(exc), 300)}", "malformed")
     return failed(f"{what} failed: {type(exc).__name__}: {visible(str(exc), 300)}", "failed")
@@ -379,8 +400,9 @@ def _classify_leaf(exc: BaseException, page: int | None) -> CatalogError | None:
         if exc.code == types.REQUEST_TIMEOUT and _LOCAL_TIMEOUT.fullmatch(exc.message):
             return make_error(ErrorKind.TIMEOUT, f"no answer within the request timeout ({exc.message})", page)
         for code, pattern, kind, text in _SYNTHESIZED:
-            if exc.code == code and pattern.fullmatch(exc.message):
-                return make_error(kind, text.format(exc.message), page)
+            if exc.code == code and (match := pattern.fullmatch(exc.message)):
+                parts = {key: visible(value, 200) for key, value in match.groupdict().items()}
+                return make_error(kind, text.format(exc.message, **parts), page)
         details = {"code": exc.code, "message": exc.message, "data": exc.data}
         return make_error(
             ErrorKind.SERVER_ERROR, f"the server answered with an error: {exc.message}", page, exc.code, details
@@ -396,9 +418,9 @@ def _classify_leaf(exc: BaseException, page: int | None) -> CatalogError | None:
         return make_error(ErrorKind.CONNECTION, f"could not start the server: {exc}", page)
     if isinstance(exc, OSError | EOFError | ConnectionError):
         return make_error(ErrorKind.CONNECTION, f"connection failed: {exc}", page)
-    name = type(exc).__name__
-    if name in ("ClosedResourceError", "BrokenResourceError", "EndOfStream"):
+    if isinstance(exc, anyio.ClosedResourceError | anyio.BrokenResourceError | anyio.EndOfStream):
         return make_error(ErrorKind.CONNECTION, "the connection to the server closed", page)
+    name = type(exc).__name__
     if name.endswith(("TransportError", "HTTPError", "ConnectError", "RemoteProtocolError")) or name.startswith("HTTP"):
         return make_error(ErrorKind.CONNECTION, f"HTTP transport failed: {exc}", page)
     if isinstance(exc, RuntimeError | ValueError):

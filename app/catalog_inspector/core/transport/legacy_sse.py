@@ -32,8 +32,8 @@ from mcp.shared.message import SessionMessage
 from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error
 from catalog_inspector.core.redact import redacted_url
 from catalog_inspector.core.transport.classify import classify, http_status_error
-from catalog_inspector.core.transport.meter import RequestFaults
 from catalog_inspector.core.transport.sdk import request_within_origin, sse_within_origin
+from catalog_inspector.core.transport.sizes import RequestFaults
 
 __all__ = ["legacy_sse_client"]
 

@@ -8,7 +8,8 @@ reads and files them under the JSON-RPC id of the response:
 - Streamable HTTP: the bytes of the POST response that answered the request
   (JSON body or event stream), counted as they arrive (`MeteredHTTPTransport`),
   which also cuts a body off at the byte cap while it arrives, so a page never
-  has to fit in memory before it is refused;
+  has to fit in memory before it is refused; the bytes counted are the decoded
+  ones (`core.transport.bodies`), what the page is, whatever the compression;
 - legacy SSE: the bytes of each `message` event on the GET stream, matched to
   the messages the SDK delivers in the same order (`SseEventMeter` + `MeteredReadStream`).
 
@@ -21,8 +22,9 @@ from __future__ import annotations
 
 import contextvars
 import json
+import logging
 from collections import OrderedDict, deque
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import TracebackType
 from typing import Any, Generic, Self, TypeVar
@@ -34,84 +36,22 @@ from mcp.shared.message import SessionMessage
 
 from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error
 from catalog_inspector.core.redact import redacted_url
-from catalog_inspector.core.transport.classify import http_status_error
+from catalog_inspector.core.text import visible
+from catalog_inspector.core.transport.bodies import CappedAuthBody, CappedBody, EventStream, decoded
+from catalog_inspector.core.transport.classify import classify_auth, http_status_error
+from catalog_inspector.core.transport.sizes import MAX_PENDING, RequestFaults, RequestId, ResponseSizes, SseEventMeter
 
 __all__ = [
     "AUTH_CAP",
-    "EventStreamCut",
+    "AUTH_STEP",
     "MeteredHTTPTransport",
     "MeteredReadStream",
     "ProbingWriteStream",
-    "RequestFaults",
-    "ResponseCut",
-    "ResponseSizes",
-    "SseEventMeter",
-    "over_cap",
     "probe_request_id",
     "request_id_of",
 ]
 
-RequestId = int | str
 T = TypeVar("T")
-
-MAX_PENDING = 1024  # sizes nobody asked for (notifications' requests, abandoned calls) are dropped oldest first
-
-
-class ResponseSizes:
-    """Bytes per response, by JSON-RPC id (as a string: the wire may say 7 or "7")."""
-
-    def __init__(self) -> None:
-        self._sizes: OrderedDict[str, int] = OrderedDict()
-
-    def add(self, request_id: RequestId, size: int) -> None:
-        key = str(request_id)
-        self._sizes[key] = self._sizes.get(key, 0) + size
-        self._sizes.move_to_end(key)
-        while len(self._sizes) > MAX_PENDING:
-            self._sizes.popitem(last=False)
-
-    def pop(self, request_id: RequestId) -> int | None:
-        return self._sizes.pop(str(request_id), None)
-
-
-class RequestFaults:
-    """Why a response was refused as it arrived, by JSON-RPC id: what that request's caller is told.
-
-    The SDK turns a body it could not read into a generic JSON-RPC error; the
-    transport knows the real reason (over the byte cap, broken off, redirected
-    to another origin) and files it here under the id of the request.
-    """
-
-    def __init__(self) -> None:
-        self._faults: OrderedDict[str, CatalogError] = OrderedDict()
-        self.last: CatalogError | None = None
-
-    def add(self, request_id: RequestId, error: CatalogError) -> None:
-        self._faults[str(request_id)] = error
-        self._faults.move_to_end(str(request_id))
-        self.last = error
-        while len(self._faults) > MAX_PENDING:
-            self._faults.popitem(last=False)
-
-    def pop(self, request_id: RequestId) -> CatalogError | None:
-        return self._faults.pop(str(request_id), None)
-
-
-def over_cap(size: int, cap: int, what: str = "a response") -> CatalogError:
-    """The size_limit error for a response cut off after `size` bytes, over `cap`."""
-    return make_error(
-        ErrorKind.SIZE_LIMIT,
-        f"{what} exceeded the {cap:,}-byte cap (cut off after {size:,} bytes)",
-        details={"budget": cap, "value": size},
-    )
-
-
-class ResponseCut(httpx2.StreamError):
-    """A JSON body refused as it arrived; the SDK answers its request with a parse error."""
-
-
-class EventStreamCut(httpx2.SSEError):
-    """An event stream refused as it arrived; the SDK resolves its request as abandoned."""
 
 
 _sent_ids: contextvars.ContextVar[list[RequestId] | None] = contextvars.ContextVar("sent_ids", default=None)
@@ -160,55 +100,6 @@ class ProbingWriteStream(_Wrapped, Generic[T]):
         await self._inner.send(item)
 
 
-class SseEventMeter:
-    """Splits an event stream's bytes into events and queues the size of each `message` event with data.
-
-    It follows the framing the SDK's parser applies (lines end in LF or CRLF; a
-    blank line ends an event; the event type defaults to `message`; an event
-    with empty data is skipped as a keep-alive), so the queue lines up with the
-    messages the SDK delivers.
-    """
-
-    def __init__(self, sizes: deque[int], cap: int | None = None) -> None:
-        self.sizes = sizes
-        self.cap = cap
-        self.over: int | None = None  # the size of the first event found over `cap`
-        self._line = bytearray()
-        self._bytes = 0
-        self._event = b""
-        self._data = 0
-
-    def feed(self, chunk: bytes) -> None:
-        start = 0
-        while (end := chunk.find(b"\n", start)) != -1:
-            self._line += chunk[start:end]
-            self._bytes += end - start + 1
-            self._on_line(bytes(self._line).rstrip(b"\r"))
-            self._line.clear()
-            start = end + 1
-        rest = chunk[start:]
-        if self.cap is not None and self._bytes + len(rest) > self.cap and self.over is None:
-            self.over = self._bytes + len(rest)
-            return  # the event is refused: its unfinished line is not kept
-        self._line += rest
-        self._bytes += len(rest)
-
-    def _on_line(self, line: bytes) -> None:
-        if self.cap is not None and self._bytes > self.cap and self.over is None:
-            self.over = self._bytes
-        if not line:
-            if self._data and self._event in (b"", b"message"):
-                self.sizes.append(self._bytes)
-            self._bytes, self._event, self._data = 0, b"", 0
-            return
-        name, _, value = line.partition(b":")
-        value = value[1:] if value.startswith(b" ") else value
-        if name == b"event":
-            self._event = value
-        elif name == b"data":
-            self._data += len(value) + (1 if self._data else 0)
-
-
 class MeteredReadStream(_Wrapped, Generic[T]):
     """The legacy SSE read stream: files each delivered response under its id with its event's size."""
 
@@ -243,66 +134,6 @@ class MeteredReadStream(_Wrapped, Generic[T]):
             raise StopAsyncIteration from exc
 
 
-class _CappedBody(httpx2.AsyncByteStream):
-    """A POST response body counted and checked as it arrives.
-
-    Over the cap (the whole body for JSON, one event for an event stream) it files
-    a size_limit fault and stops reading. A JSON body that breaks off files a
-    connection fault: the SDK would otherwise let the transport error end the
-    whole session, losing which page it was.
-    """
-
-    def __init__(
-        self, inner: httpx2.AsyncByteStream, request_id: RequestId, sizes: ResponseSizes, faults: RequestFaults,
-        cap: int | None, events: bool,
-    ) -> None:  # fmt: skip
-        self._inner = inner
-        self._id = request_id
-        self._sizes = sizes
-        self._faults = faults
-        self._cap = cap
-        self._events = SseEventMeter(deque(maxlen=0), cap) if events else None
-        self._total = 0
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        cut = EventStreamCut if self._events is not None else ResponseCut
-        chunks = aiter(self._inner)
-        while True:
-            try:
-                chunk = await anext(chunks)
-            except StopAsyncIteration:
-                return
-            except httpx2.TransportError as exc:
-                if self._events is not None:
-                    raise  # a broken event stream may be resumed: the SDK decides
-                self._faults.add(self._id, _broken_off(exc, self._total))
-                raise cut(str(exc)) from exc
-            self._total += len(chunk)
-            self._sizes.add(self._id, len(chunk))
-            over = self._over(chunk)
-            if over is not None:
-                self._faults.add(self._id, over_cap(over, self._cap or 0))
-                raise cut(f"over the {self._cap}-byte cap")
-            yield chunk
-
-    def _over(self, chunk: bytes) -> int | None:
-        if self._cap is None:
-            return None
-        if self._events is None:
-            return self._total if self._total > self._cap else None
-        self._events.feed(chunk)
-        return self._events.over
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-
-def _broken_off(exc: httpx2.TransportError, received: int) -> CatalogError:
-    if isinstance(exc, httpx2.TimeoutException):
-        return make_error(ErrorKind.TIMEOUT, f"the response stopped arriving after {received:,} bytes")
-    return make_error(ErrorKind.CONNECTION, f"the response broke off after {received:,} bytes: {exc}")
-
-
 def _request_id_of(body: bytes) -> RequestId | None:
     # Our own request, small: parsing it once is cheaper than anything else that finds its id.
     try:
@@ -314,56 +145,79 @@ def _request_id_of(body: bytes) -> RequestId | None:
 
 
 def request_id_of(request: httpx2.Request) -> RequestId | None:
-    """The JSON-RPC id a POST carries, or None (another method, a notification, a body not yet read)."""
+    """The JSON-RPC id a POST carries, or None (another method, a notification, a body not yet read).
+
+    A redirect's next request carries the first one's body as a stream, unread: it is
+    read here (bytes in memory, read again as often as asked), or a redirected request's
+    answer would go unmetered and uncapped.
+    """
     if request.method != "POST":
         return None
     try:
         return _request_id_of(request.content)
     except httpx2.RequestNotRead:
+        if isinstance(request.stream, httpx2.ByteStream):
+            return _request_id_of(b"".join(request.stream))
         return None
 
 
-# The extension an OAuth flow's own requests carry (metadata, registration, token): their response is
-# capped at its value in bytes. The SDK reads those responses whole, with no limit of its own.
+# The extensions an OAuth flow's own requests carry (metadata, registration, token): their response is
+# capped at AUTH_CAP's value in bytes (the SDK reads those responses whole, with no limit of its own),
+# and one that cannot reach its server fails as an `auth` error at AUTH_STEP's step (httpx raises that
+# past the flow, which would never hear of it).
 AUTH_CAP = "catalog_inspector.auth_cap"
-
-
-class _CappedAuthBody(httpx2.AsyncByteStream):
-    """An OAuth flow's response, cut off at its cap: the flow fails (step and size said) instead of reading on."""
-
-    def __init__(self, inner: httpx2.AsyncByteStream, cap: int) -> None:
-        self._inner = inner
-        self._cap = cap
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        total = 0
-        async for chunk in self._inner:
-            total += len(chunk)
-            if total > self._cap:
-                raise ResponseCut(f"the response exceeded the {self._cap:,}-byte cap")
-            yield chunk
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
+AUTH_STEP = "catalog_inspector.auth_step"
 
 
 def _origin(url: httpx2.URL) -> tuple[str, str, int | None]:
     return url.scheme, url.host, url.port
 
 
-def _redirected_away(request: httpx2.Request, response: httpx2.Response) -> CatalogError | None:
-    location = response.headers.get("location")
-    if not response.is_redirect or location is None:
-        return None
-    target = request.url.join(location)
-    if _origin(target) == _origin(request.url):
-        return None
-    origin = f"{request.url.scheme}://{request.url.netloc.decode()}"
+def _redirected(request: httpx2.Request, response: httpx2.Response, count: int) -> CatalogError:
+    """What a redirect means for its request's caller if it is the last answer that request gets.
+
+    To another origin it is never followed (the user's headers stay where they were
+    configured); within the origin the SDK follows a bounded number, so a request that
+    ends on one kept being redirected, or was redirected in a way that cannot be
+    followed (a POST turned into a GET).
+    """
+    target = request.url.join(response.headers["location"])
+    shown = redacted_url(str(target))
+    details = {"status": response.status_code, "location": shown, "redirects": count}
+    if _origin(target) != _origin(request.url):
+        origin = f"{request.url.scheme}://{request.url.netloc.decode()}"
+        return make_error(
+            ErrorKind.CONNECTION,
+            f"the server redirected to another origin ({shown}): not followed, so your headers stay with {origin}",
+            details=details,
+        )
+    if count > 1:
+        words = f"{count} redirects within its origin, the last HTTP {response.status_code} to {shown}"
+        return make_error(
+            ErrorKind.CONNECTION, f"the server kept redirecting instead of answering ({words})", details=details
+        )
     return make_error(
         ErrorKind.CONNECTION,
-        f"the server redirected to another origin ({redacted_url(str(target))}): not followed, "
-        f"so your headers stay with {origin}",
-        details={"status": response.status_code, "location": redacted_url(str(target))},
+        f"the server redirected instead of answering (HTTP {response.status_code} to {shown}): not followed",
+        details=details,
+    )
+
+
+def _bad_session_id(response: httpx2.Response) -> CatalogError | None:
+    """A session id that is not visible ASCII (0x21-0x7E, as the spec says) is taken off the response.
+
+    The SDK would keep it and fail to send it back (its own traceback, then every request
+    lost); the handshake fails here instead, saying why.
+    """
+    raw = [value for key, value in response.headers.raw if key.lower() == b"mcp-session-id"]
+    if not raw or all(value and all(0x21 <= byte <= 0x7E for byte in value) for value in raw):
+        return None
+    del response.headers["mcp-session-id"]
+    shown = visible(raw[0].decode("utf-8", errors="replace"), 80)
+    return make_error(
+        ErrorKind.PROTOCOL,
+        f'the server sent a session id that is not visible ASCII ("{shown}"): '
+        "a session id may hold only the characters 0x21 to 0x7E",
     )
 
 
@@ -387,15 +241,17 @@ def _refused_status(request: httpx2.Request, response: httpx2.Response) -> Catal
 
 
 class MeteredHTTPTransport(httpx2.AsyncBaseTransport):
-    """An httpx transport that counts response bytes as they arrive.
+    """An httpx transport that counts response bytes as they arrive, once decoded.
 
     Streamable HTTP: a POST's response bytes go to the id of the request it
     carried; with `cap` and `faults`, the body is cut off at the cap as it
-    arrives and redirects to another origin are filed as faults.
+    arrives, and redirects and unusable session ids are filed as faults.
     Legacy SSE (`events` given): the GET event stream is split into events for
     `SseEventMeter`; an event over `cap` ends the stream and `on_stream_fault` hears why.
     With `auth` (an OAuth provider handles 401 and 403: it files what they mean itself), an
     OAuth flow's own requests (`AUTH_CAP`) have their responses capped and are not metered.
+    Any other body is cut off at `cap` too (an event stream event by event), so no answer
+    of any kind is read whole unbounded.
     """
 
     def __init__(
@@ -416,64 +272,73 @@ class MeteredHTTPTransport(httpx2.AsyncBaseTransport):
         self._cap = cap
         self._faults = faults if faults is not None else RequestFaults()
         self._on_stream_fault = on_stream_fault
+        # Redirects each request has had so far, and the fault filed for the last (dropped once followed).
+        self._redirects: OrderedDict[str, tuple[int, CatalogError]] = OrderedDict()
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
-        response = await self._inner.handle_async_request(request)
+        request_id = request_id_of(request)
+        if request_id is not None and (redirect := self._redirects.get(str(request_id))) is not None:
+            self._faults.discard(request_id, redirect[1])  # being followed: not the last answer
+        try:
+            response = await self._inner.handle_async_request(request)
+        except httpx2.TransportError as exc:
+            step = request.extensions.get(AUTH_STEP)
+            if isinstance(step, str):
+                exc.request = request  # httpx names it only once the error has left the transport
+                raise classify_auth(exc, step) from exc
+            raise
         stream = response.stream
         if not isinstance(stream, httpx2.AsyncByteStream):
             return response
+        encoding = decoded(request, response, stream)
+        stream = response.stream
+        assert isinstance(stream, httpx2.AsyncByteStream)
         auth_cap = request.extensions.get(AUTH_CAP)
         if isinstance(auth_cap, int):
-            response.stream = _CappedAuthBody(stream, auth_cap)
+            response.stream = CappedAuthBody(stream, auth_cap)
             return response
-        content_type = response.headers.get("content-type", "").lower()
-        if request.method == "GET" and self._events is not None:
-            if content_type.startswith("text/event-stream"):  # not a 401's body, nor metadata
-                meter = SseEventMeter(self._events, self._cap)
-                response.stream = _EventStream(stream, meter, self._on_stream_fault)
-        elif request.method == "POST":
-            request_id = request_id_of(request)
-            if request_id is None:
-                return response
-            challenged = self._auth and response.status_code in (401, 403)
-            if (away := _redirected_away(request, response)) is not None:
-                self._faults.add(request_id, away)
-            elif self._events is None and not challenged and (status := _refused_status(request, response)):
-                self._faults.add(request_id, status)
-            if challenged:
-                # Answered again once signed in: this body is not the response's size, and the provider says why.
-                response.stream = _CappedBody(stream, request_id, ResponseSizes(), self._faults, self._cap, False)
-            elif self._events is None:
-                events = response.headers.get("content-type", "").lower().startswith("text/event-stream")
-                response.stream = _CappedBody(stream, request_id, self._sizes, self._faults, self._cap, events)
-            else:
-                # Legacy SSE answers on the GET stream; a POST's own body is only an acknowledgement.
-                response.stream = _CappedBody(stream, request_id, ResponseSizes(), self._faults, self._cap, False)
+        refused = _bad_session_id(response)
+        event_stream = response.headers.get("content-type", "").lower().startswith("text/event-stream")
+        if request.method == "GET" and self._events is not None and event_stream:
+            # The legacy SSE stream (not a 401's body, nor metadata).
+            meter = SseEventMeter(self._events, self._cap)
+            response.stream = EventStream(stream, meter, self._on_stream_fault, encoding)
+        elif request_id is not None:
+            self._on_answer(request, response, request_id)
+            # Legacy SSE answers on the GET stream; a POST's own body is only an acknowledgement. A 401 or
+            # 403 is answered again once signed in, a redirect where it leads: none of them is the answer's size.
+            counted = self._events is None and not self._challenged(response) and not response.is_redirect
+            sizes = self._sizes if counted else ResponseSizes()
+            response.stream = CappedBody(
+                stream, request_id, sizes, self._faults, self._cap, counted and event_stream, encoding=encoding,
+                refused=refused,
+            )  # fmt: skip
+        elif self._cap is not None:
+            response.stream = CappedBody(stream, None, ResponseSizes(), self._faults, self._cap, event_stream)
         return response
 
-    async def aclose(self) -> None:
-        await self._inner.aclose()
+    def _challenged(self, response: httpx2.Response) -> bool:
+        return self._auth and response.status_code in (401, 403)
 
-
-class _EventStream(httpx2.AsyncByteStream):
-    """The legacy SSE GET stream: each event's size is queued; an event over the cap ends the stream."""
-
-    def __init__(
-        self, inner: httpx2.AsyncByteStream, meter: SseEventMeter, report: Callable[[CatalogError], None] | None
-    ) -> None:
-        self._inner = inner
-        self._meter = meter
-        self._report = report
-
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        async for chunk in self._inner:
-            self._meter.feed(chunk)
-            if self._meter.over is not None:
-                error = over_cap(self._meter.over, self._meter.cap or 0, "an event on the server's stream")
-                if self._report is not None:
-                    self._report(error)
-                raise EventStreamCut(error.info.message)
-            yield chunk
+    def _on_answer(self, request: httpx2.Request, response: httpx2.Response, request_id: RequestId) -> None:
+        """File what a POST's answer means for its caller: a redirect, or an HTTP error the SDK would hide."""
+        key = str(request_id)
+        if response.is_redirect:
+            count = self._redirects.pop(key, (0, None))[0] + 1
+            error = _redirected(request, response, count)
+            self._redirects[key] = (count, error)
+            while len(self._redirects) > MAX_PENDING:
+                self._redirects.popitem(last=False)
+            self._faults.add(request_id, error)
+            return
+        self._redirects.pop(key, None)
+        if self._events is None and not self._challenged(response) and (status := _refused_status(request, response)):
+            self._faults.add(request_id, status)
 
     async def aclose(self) -> None:
         await self._inner.aclose()
+
+
+# The SDK logs a body this transport cut off (and its other HTTP failures) with a traceback on stderr
+# when nobody configured logging; the caller of the request is told the classified reason instead.
+logging.getLogger("mcp.client.streamable_http").addHandler(logging.NullHandler())

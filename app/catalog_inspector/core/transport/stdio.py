@@ -35,7 +35,7 @@ from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error
 from catalog_inspector.core.processes import ServerTree, adopt_orphans, reap
 from catalog_inspector.core.transport.classify import TOO_DEEP, too_deep
-from catalog_inspector.core.transport.meter import ResponseSizes
+from catalog_inspector.core.transport.sizes import ResponseSizes
 
 __all__ = ["Faults", "Goodbye", "ServerLog", "bounded_stdio_client", "environment_names"]
 
@@ -196,6 +196,9 @@ async def bounded_stdio_client(
     def exited() -> CatalogError:
         # The server's own last words (a missing API key, a traceback) usually say why.
         details = {"exit_code": process.returncode, "stderr": log.tail(TAIL_LINES, since=first_line)}
+        if process.returncode is None:  # stdout ended, yet the process runs on: it closed its end itself
+            words = "the server closed its output (stdout) while still running: nothing more can arrive"
+            return make_error(ErrorKind.CONNECTION, words, details=details)
         return make_error(
             ErrorKind.CONNECTION, f"the server process exited (exit code {process.returncode})", details=details
         )
