@@ -236,7 +236,7 @@ def test_a_server_that_keeps_asking_for_more_scope_is_not_asked_forever(tmp_path
         sign_ins = len(server.authorizations())
     assert out.returncode == 5
     report = json.loads(out.stdout)
-    assert report["outcome"] == "connection" and "still asks for scope mcp:admin" in report["error"]["message"]
+    assert report["outcome"] == "auth" and "still asks for scope mcp:admin" in report["error"]["message"]
     assert "authorization failed (scope step" in out.stderr
     assert sign_ins == 2, "one sign-in, one step-up, then no more"
 
