@@ -1,13 +1,23 @@
 """The `call` command's work: walk the catalog, check the arguments, make one test call, judge the answer.
 
     mcp-catalog-inspector call TOOL [--args JSON | --args-file FILE] [--send-invalid] [--call-timeout S]
-                              [snapshot options] (-- COMMAND [ARG...] | --url URL ... | --server NAME ...)
+                              [--check-budget S] [snapshot options]
+                              (-- COMMAND [ARG...] | --url URL ... | --server NAME ...)
 
 `cli` parses the command line and prints; this module turns a server and a
 `CallPlan` into a `CallReport` (`core.calls.report`). The walk and the call share
 one session: `SessionWorker.run` keeps an accepted session open until it is
 told to stop, so the call is made on the very connection whose catalog was
 accepted, then the worker is stopped (it exits the SDK contexts it entered).
+
+Both checks (the arguments against the input schema, the result against the
+output schema) run in the sandbox's worker process (`core.calls.Sandbox`), each
+within `CallPlan.check_budget` seconds, as in the app: the schemas are the
+server's, and a `pattern` like `^(a+)+$` or `uniqueItems` over 40,000 objects
+held this process for minutes when they ran here, deaf to SIGTERM because the
+check never gave the event loop back. A check over its budget is stopped (the
+worker killed) and reported `over_budget`; the worker is killed when the
+command ends, however it ends.
 """
 
 from __future__ import annotations
@@ -23,6 +33,7 @@ from typing import IO, Any
 import anyio
 
 from catalog_inspector.cli.common import (
+    CHECK_BUDGET,
     EXIT_CODES,
     MESSAGE_LIMIT,
     UsageError,
@@ -38,18 +49,16 @@ from catalog_inspector.core.calls import (
     CallReport,
     Failure,
     FieldProblem,
+    Judge,
     Outcome,
     ResultVerdict,
-    Validation,
+    Sandbox,
     argument_problems,
     catalog_failed,
     counted,
     find_tool,
     not_sent,
-    output_to_check,
     report_of,
-    validate,
-    verdict_of,
 )
 from catalog_inspector.core.catalog import Snapshot, failed_snapshot
 from catalog_inspector.core.config import Limits, ServerSpec
@@ -68,7 +77,6 @@ __all__ = [
 ]
 
 PROBLEM_LIMIT = 100  # problems reported per side; the first ones in instance order
-PROBLEM_MESSAGE_LIMIT = 500  # characters per problem message (they quote the instance, which may be megabytes)
 SUMMARY_LIMIT = 2000  # characters of untrusted text in the stderr line
 
 
@@ -84,6 +92,7 @@ class CallPlan:
     arguments: dict[str, Any]
     send_invalid: bool = False
     timeout: float | None = None
+    check_budget: float = CHECK_BUDGET  # seconds for each schema check, in the sandbox
 
 
 def _reject_constant(name: str) -> Any:
@@ -117,29 +126,20 @@ def load_arguments(text: str | None, path: Path | None) -> dict[str, Any]:
     return value
 
 
-def check_arguments(tool: dict[str, Any], arguments: dict[str, Any]) -> tuple[FieldProblem, ...]:
-    """The arguments against the tool's input schema, in this thread (the CLI has nothing else to do)."""
-    try:
-        validation = validate(
-            tool.get("inputSchema"), arguments, limit=PROBLEM_LIMIT, message_limit=PROBLEM_MESSAGE_LIMIT
-        )
-    except (OverflowError, ValueError) as exc:
-        # Raised through `validate`: `re` refuses a pattern like a{4294967296} (jsonschema lets it through),
-        # and a `$schema` like "http://[" is not a URI jsonschema can normalise.
-        validation = Validation(failure=Failure.BAD_SCHEMA, detail=f"{type(exc).__name__}: {exc}")
-    return argument_problems(validation)
+async def check_arguments(
+    sandbox: Sandbox, tool: dict[str, Any], arguments: dict[str, Any], budget: float
+) -> tuple[FieldProblem, ...]:
+    """The arguments against the tool's input schema, in the sandbox, within `budget` seconds."""
+    return argument_problems(await sandbox.validate(tool.get("inputSchema"), arguments, budget))
 
 
-async def judge_bounded(tool: dict[str, Any], result: dict[str, Any]) -> ResultVerdict:
-    """The result against the accepted output schema, in process, with the problems and their messages bounded."""
-    target = output_to_check(tool, result)
-    if isinstance(target, ResultVerdict):
-        return target
-    schema, content = target
-    try:
-        return verdict_of(validate(schema, content, limit=PROBLEM_LIMIT, message_limit=PROBLEM_MESSAGE_LIMIT))
-    except (OverflowError, ValueError) as exc:  # as in check_arguments
-        return ResultVerdict("bad_schema", detail=f"the output schema is invalid: {type(exc).__name__}: {exc}")
+def judge_in(sandbox: Sandbox, budget: float) -> Judge:
+    """The judge of call results: the accepted output schema, in the sandbox, within `budget` seconds."""
+
+    async def judge(tool: dict[str, Any], result: dict[str, Any]) -> ResultVerdict:
+        return await sandbox.check_result(tool, result, budget)
+
+    return judge
 
 
 async def walk_and_call(
@@ -153,6 +153,8 @@ async def walk_and_call(
     """
     worker = worker if worker is not None else SessionWorker(spec, limits)
     walked = anyio.Event()
+    # Started by the first check; killed on the way out, also when a signal cancels us.
+    sandbox = Sandbox(max_problems=PROBLEM_LIMIT)
 
     async def session() -> None:
         try:
@@ -160,11 +162,11 @@ async def walk_and_call(
         finally:
             walked.set()  # whatever happened, the waiting side must not wait forever
 
-    async with anyio.create_task_group() as group:
+    async with sandbox, anyio.create_task_group() as group:
         group.start_soon(session)
         await walked.wait()
         try:
-            report = await _call_on(worker, plan)
+            report = await _call_on(worker, plan, sandbox)
         except Exception as exc:  # the command's task boundary: a bug of ours still ends in one document
             message = f"internal error in the inspector: {internal_error(exc).info.message}"
             report = not_sent(plan.tool, plan.arguments, Outcome.CONNECTION, message)
@@ -174,7 +176,7 @@ async def walk_and_call(
     return worker.snapshot, report
 
 
-async def _call_on(worker: SessionWorker, plan: CallPlan) -> CallReport:
+async def _call_on(worker: SessionWorker, plan: CallPlan, sandbox: Sandbox) -> CallReport:
     """The call, made on the worker's accepted session (or the report of why it was not made)."""
     tool_name, arguments = plan.tool, plan.arguments
     snapshot = worker.snapshot
@@ -187,7 +189,7 @@ async def _call_on(worker: SessionWorker, plan: CallPlan) -> CallReport:
         count = len(snapshot.tools.items)
         message = f"{tool_name!r} is not among the {count} tools of the accepted catalog; nothing was sent"
         return not_sent(tool_name, arguments, Outcome.UNKNOWN_TOOL, message)
-    problems = check_arguments(tool, arguments)
+    problems = await check_arguments(sandbox, tool, arguments, plan.check_budget)
     if problems and not plan.send_invalid:
         message = f"the arguments break the input schema ({counted(len(problems), 'problem')}); nothing was sent"
         return not_sent(tool_name, arguments, Outcome.INVALID_ARGUMENTS, message, problems)
@@ -199,7 +201,8 @@ async def _call_on(worker: SessionWorker, plan: CallPlan) -> CallReport:
         return not_sent(
             tool_name, arguments, Outcome.CONNECTION, message, problems, cause.info.details if cause else None
         )
-    outcome = await call_tool(connection, snapshot, tool_name, arguments, plan.timeout, judge_bounded)
+    judge = judge_in(sandbox, plan.check_budget)
+    outcome = await call_tool(connection, snapshot, tool_name, arguments, plan.timeout, judge)
     if outcome.layer == "timeout":
         connection.faults.hurry()  # a server that let the call run out gets no grace period to leave
         if outcome.error is not None and plan.timeout is not None:
@@ -214,6 +217,10 @@ def write_report(report: CallReport, stream: IO[str]) -> None:
     json.dump(report.to_json(), stream, indent=2, ensure_ascii=True)
     stream.write("\n")
     stream.flush()
+
+
+# Output errors that say why nothing was checked (`core.calls.report`), never a JSON Schema keyword.
+_NO_CHECK = frozenset({*map(str, Failure), "missing_structured_content"})
 
 
 def _first_problem(problems: tuple[FieldProblem, ...]) -> str:
@@ -243,7 +250,11 @@ def summary_line(report: CallReport) -> str | None:
     if report.outcome is Outcome.INVALID_ARGUMENTS and report.argument_errors:
         what = "nothing was sent: " + _first_problem(report.argument_errors)
     elif report.outcome is Outcome.OUTPUT_INVALID and report.output_errors:
-        what = "the result breaks the output schema: " + _first_problem(report.output_errors)
+        first = report.output_errors[0]
+        if first.keyword in _NO_CHECK:
+            what = f"the result was not checked against the output schema: {first.message} [{first.keyword}]"
+        else:
+            what = "the result breaks the output schema: " + _first_problem(report.output_errors)
     elif report.error is not None:
         code = f" (code {report.error.code})" if report.error.code is not None else ""
         what = report.error.message + code
@@ -270,7 +281,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return usage(parser, "call", str(exc))
     limits = limits_of(args, spec)
     timeout = args.call_timeout if args.call_timeout is not None else limits.request_timeout
-    plan = CallPlan(args.tool, arguments, send_invalid=args.send_invalid, timeout=timeout)
+    plan = CallPlan(args.tool, arguments, args.send_invalid, timeout, args.check_budget)
     use_oauth_hooks(args, MESSAGE_LIMIT)
     snapshot, report = anyio.run(call_until_signalled, spec, limits, plan)
     write_report(report, sys.stdout)

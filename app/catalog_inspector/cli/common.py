@@ -34,6 +34,9 @@ from catalog_inspector.core.text import visible
 EXIT_CODES = {"complete": 0, "drift": 1, "usage": 2, "rejected": 3, "failed": 4, "auth": 5}
 
 MESSAGE_LIMIT = 2000
+# Seconds each schema check of `call` (the arguments, the result) may run in the sandbox before it is
+# stopped and reported `over_budget`: the app's budget too (`runtime.offload.VALIDATION_BUDGET`).
+CHECK_BUDGET = 2.0
 
 FAIL_ON = {"any": Severity.INFO, "warning": Severity.WARNING, "breaking": Severity.BREAKING}
 
