@@ -36,6 +36,7 @@ from catalog_inspector.cli.common import (
     CHECK_BUDGET,
     EXIT_CODES,
     MESSAGE_LIMIT,
+    NOT_JSON,
     UsageError,
     limits_of,
     spec_from,
@@ -63,6 +64,14 @@ from catalog_inspector.core.calls import (
 from catalog_inspector.core.catalog import Snapshot, failed_snapshot
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.errors import AUTH_STEPS, stderr_lines
+from catalog_inspector.core.files import (
+    MAX_ARGUMENTS_BYTES,
+    InputError,
+    parse_json,
+    read_bounded,
+    read_stream_bounded,
+    read_text,
+)
 from catalog_inspector.core.session import SessionWorker, call_tool, internal_error, source_of
 from catalog_inspector.core.text import visible
 
@@ -95,35 +104,38 @@ class CallPlan:
     check_budget: float = CHECK_BUDGET  # seconds for each schema check, in the sandbox
 
 
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON (JavaScript's NaN and Infinity are not numbers in JSON)")
-
-
 def load_arguments(text: str | None, path: Path | None) -> dict[str, Any]:
     """The arguments from `--args` or `--args-file` (`-` is stdin); `{}` when neither is given.
 
+    A file (or stdin) is read within `MAX_ARGUMENTS_BYTES`; either is strict JSON (no NaN or Infinity).
+
     Raises:
-        ArgumentsError: unreadable, not JSON, or not a JSON object; the message says which.
+        ArgumentsError: unreadable, too large, not JSON, nested too deeply, or not a JSON object; the
+            message says which.
     """
     where = "--args"
-    if path is not None:
-        where = f"--args-file {path}"
-        try:
-            text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ArgumentsError(f"cannot read {where}: {exc.strerror or exc}") from exc
-        except UnicodeDecodeError as exc:
-            raise ArgumentsError(f"{where} is not UTF-8 text: {exc}") from exc
-    if text is None:
-        return {}
     try:
-        value = json.loads(text, parse_constant=_reject_constant)
-    except ValueError as exc:
-        raise ArgumentsError(f"{where} is not JSON: {exc}") from exc
+        if path is not None:
+            where = f"--args-file {path}"
+            text = read_text(_read_arguments(path, where), where)
+        if text is None:
+            return {}
+        value = parse_json(text, where)
+    except OSError as exc:
+        raise ArgumentsError(f"cannot read {where}: {exc.strerror or exc}") from exc
+    except InputError as exc:
+        raise ArgumentsError(str(exc)) from exc
     if not isinstance(value, dict):
         kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(value), "a number")
         raise ArgumentsError(f"{where} must be a JSON object of arguments, not {kind}")
     return value
+
+
+def _read_arguments(path: Path, where: str) -> bytes:
+    what = "arguments"
+    if str(path) == "-":
+        return read_stream_bounded(sys.stdin.buffer, MAX_ARGUMENTS_BYTES, where, what)
+    return read_bounded(path, MAX_ARGUMENTS_BYTES, what, where)
 
 
 async def check_arguments(
@@ -211,10 +223,22 @@ async def _call_on(worker: SessionWorker, plan: CallPlan, sandbox: Sandbox) -> C
     return report_of(tool_name, arguments, problems, outcome)
 
 
+def writable(report: CallReport) -> CallReport:
+    """`report`, or, when its result holds NaN or Infinity (the SDK's parser takes them; JSON has no way to
+    write them), the same report without the result, `output_invalid`, saying so."""
+    try:
+        json.dumps(report.result, allow_nan=False)
+    except ValueError:
+        message = f"the result was not shown: {NOT_JSON}"
+        stripped = not_sent(report.tool, report.arguments, Outcome.OUTPUT_INVALID, message, report.argument_errors)
+        return replace(stripped, sent=report.sent, duration_ms=report.duration_ms)
+    return report
+
+
 def write_report(report: CallReport, stream: IO[str]) -> None:
     """The document, indented; ASCII-only, so no control or direction character reaches a terminal raw
-    (and a lone surrogate a server sent cannot fail the encoding)."""
-    json.dump(report.to_json(), stream, indent=2, ensure_ascii=True)
+    (and a lone surrogate a server sent cannot fail the encoding). `report` must be `writable`."""
+    json.dump(report.to_json(), stream, indent=2, ensure_ascii=True, allow_nan=False)
     stream.write("\n")
     stream.flush()
 
@@ -284,12 +308,13 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     plan = CallPlan(args.tool, arguments, args.send_invalid, timeout, args.check_budget)
     use_oauth_hooks(args, MESSAGE_LIMIT)
     snapshot, report = anyio.run(call_until_signalled, spec, limits, plan)
+    report = writable(report)
     write_report(report, sys.stdout)
     line = summary_line(report)
     if line is not None:
         print(line, file=sys.stderr)
-    if args.out is not None and not write_out("call", snapshot, args.out):
-        return EXIT_CODES["usage"]
+    if args.out is not None and (written := write_out("call", snapshot, args.out)):
+        return written
     return EXIT_CODES["auth"] if authorization_failed(report) else report.outcome.exit_code
 
 

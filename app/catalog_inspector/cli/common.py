@@ -38,6 +38,9 @@ MESSAGE_LIMIT = 2000
 # stopped and reported `over_budget`: the app's budget too (`runtime.offload.VALIDATION_BUDGET`).
 CHECK_BUDGET = 2.0
 
+# Why a document a server's data went into was not written: the SDK's JSON parser takes NaN and Infinity.
+NOT_JSON = "it holds NaN or Infinity (as the server sent them), which JSON has no way to write"
+
 FAIL_ON = {"any": Severity.INFO, "warning": Severity.WARNING, "breaking": Severity.BREAKING}
 
 

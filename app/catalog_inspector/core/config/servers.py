@@ -21,7 +21,18 @@ import json5
 
 from catalog_inspector.core.config.clients import ShapeError, VariableError, expand, servers_of, workspace_of
 from catalog_inspector.core.config.secrets import read_secret
-from catalog_inspector.core.files import file_stem
+from catalog_inspector.core.files import (
+    MAX_CONFIG_BYTES,
+    MAX_JSONC_BYTES,
+    InputError,
+    NotStandardNumber,
+    file_stem,
+    finite_float,
+    parse_json,
+    read_bounded,
+    read_text,
+    refuse_constant,
+)
 from catalog_inspector.core.launch import python_module_command
 from catalog_inspector.core.redact import redacted_args, redacted_url
 
@@ -354,28 +365,31 @@ def parse_config(data: Any, variables: Variables | None = None) -> list[ServerSp
 def read_document(path: Path) -> Any:
     """A config file's JSON, read strictly first and then as JSONC (comments, trailing commas: VS Code's files).
 
+    Read within `MAX_CONFIG_BYTES` (JSONC within `MAX_JSONC_BYTES`: json5 is slow); NaN and Infinity
+    are refused either way.
+
     Raises:
-        ConfigError: unreadable, not UTF-8, not JSON, or nested too deeply (file, what, where).
+        ConfigError: unreadable, too large, not UTF-8, not JSON, or nested too deeply (file, what, where).
     """
+    name = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(read_bounded(path, MAX_CONFIG_BYTES, "config files"), name)
+        return parse_json(text, name)
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path} is not UTF-8 text (byte {exc.start}: {exc.reason})") from exc
-    strict: json.JSONDecodeError | None = None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
+    except InputError as exc:
         strict = exc
-    except RecursionError as exc:
-        raise ConfigError(f"{path} nests its JSON too deeply to read") from exc
+        if not isinstance(exc.__cause__, json.JSONDecodeError):
+            raise ConfigError(str(exc)) from exc  # too large, not UTF-8, too deep, NaN: JSONC would not help
+    if len(text) > MAX_JSONC_BYTES:
+        limit = f"{MAX_JSONC_BYTES // 1024} KiB"
+        raise ConfigError(f"{strict} (a file over {limit} is read as strict JSON only, without comments)") from strict
     try:
-        return json5.loads(text)
+        return json5.loads(text, parse_constant=refuse_constant, parse_float=finite_float)
+    except NotStandardNumber as exc:
+        raise ConfigError(f"{path} is not valid JSON: {exc}") from exc
     except (ValueError, RecursionError):
-        raise ConfigError(
-            f"{path} is not valid JSON (line {strict.lineno}, column {strict.colno}: {strict.msg})"
-        ) from strict
+        raise ConfigError(str(strict)) from strict
 
 
 def load_config(path: Path, environ: Mapping[str, str] | None = None) -> Loaded:
