@@ -18,6 +18,7 @@ from catalog_inspector.core.config import (
     Limits,
     ServerSpec,
     check_header,
+    check_url,
     limits_for,
     load_config,
 )
@@ -70,8 +71,10 @@ def spec_from(args: argparse.Namespace) -> ServerSpec:
         spec = ServerSpec(name=os.path.basename(command[0]), command=command[0], args=tuple(command[1:]))
         return with_oauth(spec, args)
     if args.url is not None:
-        if not args.url.startswith(("http://", "https://")):
-            raise UsageError(f"--url must start with http:// or https://: {args.url!r}")
+        try:
+            check_url(args.url, "--url")  # the scheme, the host, the port: a usage error, not a failed walk
+        except ConfigError as exc:
+            raise UsageError(str(exc)) from exc
         headers: dict[str, str] = {}
         for header in args.header:
             key, sep, value = header.partition(":")
