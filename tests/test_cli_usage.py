@@ -11,13 +11,15 @@ started, and reported as the server's `protocol` fault, an `internal` ValueError
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.helpers import DEMO
+from tests.helpers import DEMO, wait_until
 from tests.test_cli import CLI
 
 
@@ -102,3 +104,85 @@ def test_a_header_value_http_cannot_send_is_a_usage_error_naming_the_header(
     proc = run("snapshot", "--server", "bad", "--config", str(config))
     assert proc.returncode == 2 and f"mcpServers.bad.headers: {message}" in proc.stderr.splitlines()[-1]
     assert value not in proc.stderr
+
+
+# -- point 10: the CLI's own edges ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command", [["diff", "{snap}", "{snap}"], ["snapshot", "--", *DEMO], ["call", "echo", "--", *DEMO]]
+)
+def test_a_reader_that_went_away_ends_the_command_quietly(tmp_path: Path, command: list[str]) -> None:
+    """`… | head`: no traceback, no "cannot write None", exit 141 as a shell says of a writer SIGPIPE stopped."""
+    snap = tmp_path / "snap.json"
+    assert run("snapshot", "--out", str(snap), "--", *DEMO).returncode == 0
+    read, write = os.pipe()
+    os.close(read)  # before the command writes anything: its first write meets a closed pipe
+    try:
+        proc = subprocess.run(
+            [*CLI, *(part.format(snap=snap) for part in command)],
+            stdout=write, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, timeout=60,
+        )  # fmt: skip
+    finally:
+        os.close(write)
+    assert proc.returncode == 141 and proc.stderr == ""
+
+
+def blocked_in_open(pid: int) -> bool:
+    """`pid` waits in open() for a FIFO's other end."""
+    try:
+        return Path(f"/proc/{pid}/wchan").read_text() in ("wait_for_partner", "fifo_open")
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["call", "echo", "--args-file", "{fifo}", "--", *DEMO],
+        ["snapshot", "--server", "x", "--config", "{fifo}"],
+        ["diff", "{fifo}", "{fifo}"],
+    ],
+    ids=["args-file", "config", "diff"],
+)
+def test_sigint_while_blocked_opening_a_fifo_is_one_line_and_exit_130(tmp_path: Path, command: list[str]) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    proc = subprocess.Popen(
+        [*CLI, *(part.format(fifo=fifo) for part in command)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        wait_until(lambda: blocked_in_open(proc.pid), timeout=30, what="the command to block opening the FIFO")
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and out == ""
+    assert err == f"mcp-catalog-inspector {command[0]}: stopped by SIGINT\n"
+
+
+def test_an_unknown_server_among_10000_names_the_count_and_the_closest(tmp_path: Path) -> None:
+    config = tmp_path / "servers.json"
+    servers = {f"server-{n:05d}": {"command": "srv"} for n in range(10_000)}
+    config.write_text(json.dumps({"mcpServers": servers}))
+    proc = run("snapshot", "--server", "server-00042x", "--config", str(config))
+    line = proc.stderr.splitlines()[-1]
+    assert proc.returncode == 2 and len(line) < 500, f"{len(line)} characters"
+    assert f"no server named 'server-00042x' in {config} (10,000 servers; did you mean 'server-00042' or " in line
+    assert line.endswith("?)") and line.count("'server-") == 1 + 5, "the name asked for and the five closest"
+    proc = run("snapshot", "--server", "zzz", "--config", str(config))
+    line = proc.stderr.splitlines()[-1]
+    assert line.endswith("(10,000 servers: server-00000, server-00001, server-00002, server-00003, server-00004, …)")
+
+
+@pytest.mark.parametrize(
+    ("word", "guess"), [("snapshto", "; did you mean snapshot?"), ("chek", "; did you mean check?"), ("frob", "")]
+)
+def test_a_mistyped_command_names_the_commands_and_the_one_meant(word: str, guess: str) -> None:
+    proc = run(word, "--", *DEMO)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.splitlines()[-1] == (
+        f"mcp-catalog-inspector: error: {word!r} is not a command{guess} "
+        "(commands: snapshot, diff, check, call, signout; mcp-catalog-inspector --help lists them)"
+    )

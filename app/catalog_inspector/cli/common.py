@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import signal
 import sys
@@ -103,8 +104,20 @@ def configured(args: argparse.Namespace) -> ServerSpec:
     if (problem := loaded.problem(args.server)) is not None:
         raise UsageError(problem.message)  # other entries' problems are not this command's business
     every = [s.name for s in loaded.specs] + [p.name for p in loaded.problems]
-    names = ", ".join(visible(name, 200) for name in every) or "none"  # the config's names, shown on a terminal
-    raise UsageError(f"no server named {visible(args.server, 200)!r} in {path} (servers: {names})")
+    raise UsageError(f"no server named {visible(args.server, 200)!r} in {path} ({_names(args.server, every)})")
+
+
+NAMES_SHOWN = 5  # of the config's servers, in the line that says a name is not among them
+
+
+def _names(wanted: str, every: list[str]) -> str:
+    """The config's names, shown on a terminal: all of a few; of many, the count and the closest (or the first)."""
+    if len(every) <= NAMES_SHOWN:
+        return "servers: " + (", ".join(visible(name, 200) for name in every) or "none")
+    close = difflib.get_close_matches(wanted, every, n=NAMES_SHOWN)
+    if close:
+        return f"{len(every):,} servers; did you mean " + " or ".join(repr(visible(name, 200)) for name in close) + "?"
+    return f"{len(every):,} servers: " + ", ".join(visible(name, 200) for name in every[:NAMES_SHOWN]) + ", …"
 
 
 def limits_of(args: argparse.Namespace, spec: ServerSpec) -> Limits:
