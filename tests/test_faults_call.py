@@ -25,7 +25,7 @@ from catalog_inspector.demo.catalog import CATASTROPHIC_TEXT
 from tests.helpers import DEMO, ROOT, assert_all_gone, pids_in, wait_gone, wait_until
 from tests.test_cli import CLI
 
-STARTUP = 15.0  # seconds for the CLI, the server and the worker to start and walk on a loaded machine
+STARTUP = 30.0  # seconds for three interpreters (CLI, server, worker) to start and walk on a loaded 2-core machine
 BUDGET = 2.0  # the default --check-budget
 HOSTILE = ("--", *DEMO, "--mode", "hostile")
 

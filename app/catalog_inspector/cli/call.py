@@ -142,7 +142,11 @@ async def check_arguments(
     sandbox: Sandbox, tool: dict[str, Any], arguments: dict[str, Any], budget: float
 ) -> tuple[FieldProblem, ...]:
     """The arguments against the tool's input schema, in the sandbox, within `budget` seconds."""
-    return argument_problems(await sandbox.validate(tool.get("inputSchema"), arguments, budget))
+    validation = await sandbox.validate(tool.get("inputSchema"), arguments, budget)
+    if validation.failure is Failure.OVER_BUDGET:  # the schema is usable, only too slow: say that, not "unusable"
+        message = f"the arguments were not checked: {validation.detail} (--check-budget)"
+        return (FieldProblem("", message, str(Failure.OVER_BUDGET)),)
+    return argument_problems(validation)
 
 
 def judge_in(sandbox: Sandbox, budget: float) -> Judge:
