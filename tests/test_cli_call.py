@@ -230,10 +230,10 @@ def test_untrusted_names_are_shown_visibly_on_stderr() -> None:
 @pytest.mark.parametrize(
     ("args", "says"),
     [
-        (["echo", "--args", "{not json"], "--args is not JSON"),
+        (["echo", "--args", "{not json"], "--args is not valid JSON"),
         (["echo", "--args", "[1, 2]"], "--args must be a JSON object of arguments, not an array"),
         (["echo", "--args", '"text"'], "not a string"),
-        (["echo", "--args", '{"n": NaN}'], "--args is not JSON"),
+        (["echo", "--args", '{"n": NaN}'], "--args is not valid JSON: NaN is not a number in JSON"),
         (["echo", "--args", "{}", "--args-file", "x.json"], "not allowed with argument"),
         (["echo", "--args-file", "/nonexistent/args.json"], "cannot read --args-file"),
         (["echo", "--out", "-"], "give --out a file"),

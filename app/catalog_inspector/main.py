@@ -49,7 +49,9 @@ def main(argv: list[str] | None = None) -> int:
         for module, flag in ENTRY_FLAGS.items():
             if args[0] == flag:
                 return HELPERS[module](args[1:])
-    if args and args[0] in HEADLESS_COMMANDS:
+    # A first word that is no option is a command, known or not: the app takes options only, and the
+    # CLI can name the commands and the one that was meant (`snapshto`).
+    if args and (args[0] in HEADLESS_COMMANDS or not args[0].startswith("-")):
         from catalog_inspector import cli
 
         return cli.main(args)

@@ -234,3 +234,32 @@ def test_without_a_keyring_the_dialog_says_where_values_are_stored(qtbot) -> Non
         assert dialog.result_entry(store_secrets=True)["env"] == {"K": "v"}
     finally:
         keyring.set_keyring(before)
+
+
+def test_fields_no_process_or_http_client_can_take_are_refused_as_typed(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Issue 20, point 8: the rules of `core.config.checks`, the same as the CLI's usage errors."""
+    dialog = ServerDialog(None, "srv", {"command": "srv"})
+    qtbot.addWidget(dialog)
+    assert save_enabled(dialog)
+    dialog.args.setPlainText("--flag\nx\0y")
+    assert "args[1] contains a NUL character" in error_on(dialog, "args") and not save_enabled(dialog)
+    dialog.args.setPlainText("--flag")
+    dialog.env.item(0, 0).setText("A=B")
+    assert "'A=B' cannot be a variable's name" in error_on(dialog, "env") and not save_enabled(dialog)
+    dialog.env.item(0, 0).setText("TOKEN")
+    dialog.env.item(0, 1).setText("se\0cret")
+    assert "the value of 'TOKEN' contains a NUL" in error_on(dialog, "env") and "cret" not in error_on(dialog, "env")
+    dialog.env.item(0, 1).setText("secret")
+    assert save_enabled(dialog)
+    dialog.transport.setCurrentIndex(dialog.transport.findData("http"))
+    dialog.url.setText("http://u:hunter2@127.0.0.1:99999/mcp")
+    assert "url is not a usable URL (Port out of range 0-65535)" in error_on(dialog, "url")
+    assert "hunter2" not in error_on(dialog, "url") and not save_enabled(dialog)
+    dialog.url.setText("http://[::1/mcp")
+    assert "Invalid IPv6 URL" in error_on(dialog, "url")
+    dialog.url.setText("http://127.0.0.1:8080/mcp")
+    dialog.headers.item(0, 0).setText("X-Key")
+    dialog.headers.item(0, 1).setText("caf\u00e9")
+    assert "has a character HTTP cannot send at position 4" in error_on(dialog, "headers") and not save_enabled(dialog)
+    dialog.headers.item(0, 1).setText("cafe")
+    assert save_enabled(dialog)

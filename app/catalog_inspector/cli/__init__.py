@@ -14,6 +14,8 @@ authorization failed (kind `auth`); diff 0 nothing at or above `--fail-on` chang
 1 it did, 2 usage; check as diff, or 3/4/5 as snapshot when the walk itself was not
 accepted; call 0 ok, 1 answered but wrong, 2 usage, 3 not sent, 4 no answer, 5 no
 authorization (`core.calls.Outcome`); signout 0, 2 usage, 4 the keyring refused.
+Any command: 130 when SIGINT came while it was not walking (blocked opening a FIFO,
+say), 141 when the reader of its output went away (`… | head`), quietly.
 
 The room imports `core` (its faces) and nothing of `ui` or `runtime`: `parser` is the
 grammar, `common` what every command shares, and `snapshot`, `diff`, `check`, `call`
@@ -22,12 +24,17 @@ and `signout` one command each (`oauth`: the sign-in flags of the commands that 
 
 from __future__ import annotations
 
+import argparse
+import difflib
+import os
 import sys
 from collections.abc import Callable
+from contextlib import suppress
 
 from catalog_inspector.cli import call, check, diff, signout, snapshot
 from catalog_inspector.cli.common import EXIT_CODES
 from catalog_inspector.cli.parser import build_parser
+from catalog_inspector.core.text import visible
 
 __all__ = ["EXIT_CODES", "build_parser", "main"]
 
@@ -40,9 +47,15 @@ COMMANDS: dict[str, Callable[..., int]] = {
 }
 
 
+INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command Ctrl+C stopped
+READER_GONE = 141  # 128 + SIGPIPE, as a shell reports a writer whose reader went away
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv and not argv[0].startswith("-") and argv[0] not in COMMANDS:
+        return _unknown_command(parser, argv[0])
     server_command: list[str] = []
     if argv[:1] == ["call"] and "--" in argv:  # see parser.add_walk_options: `call` splits its `-- COMMAND` off here
         cut = argv.index("--")
@@ -53,4 +66,37 @@ def main(argv: list[str] | None = None) -> int:
         return int(exc.code or 0)
     if args.command == "call":
         args.stdio = server_command
-    return COMMANDS[args.command](parser, args)
+    try:
+        return COMMANDS[args.command](parser, args)
+    except BrokenPipeError:
+        return _reader_gone()
+    except KeyboardInterrupt:
+        # SIGINT outside a walk (which handles it itself): in open() on a FIFO nobody writes, say.
+        print(f"mcp-catalog-inspector {args.command}: stopped by SIGINT", file=sys.stderr)
+        return INTERRUPTED
+
+
+def _unknown_command(parser: argparse.ArgumentParser, word: str) -> int:
+    """argparse (3.11) says only "invalid choice"; name the commands and the one that was meant."""
+    close = difflib.get_close_matches(word, COMMANDS, n=1)
+    guess = f"; did you mean {close[0]}?" if close else ""
+    parser.print_usage(sys.stderr)
+    print(
+        f"mcp-catalog-inspector: error: {visible(word, 100)!r} is not a command{guess} "
+        f"(commands: {', '.join(COMMANDS)}; {parser.prog} --help lists them)",
+        file=sys.stderr,
+    )
+    return EXIT_CODES["usage"]
+
+
+def _reader_gone() -> int:
+    """The reader of stdout (or stderr) closed it: nothing is left to say to anyone.
+
+    Python would fail again flushing what is still buffered at exit, and say so on
+    stderr: both are pointed at /dev/null first.
+    """
+    with suppress(OSError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, sys.stderr.fileno())
+    return READER_GONE

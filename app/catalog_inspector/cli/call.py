@@ -1,13 +1,23 @@
 """The `call` command's work: walk the catalog, check the arguments, make one test call, judge the answer.
 
     mcp-catalog-inspector call TOOL [--args JSON | --args-file FILE] [--send-invalid] [--call-timeout S]
-                              [snapshot options] (-- COMMAND [ARG...] | --url URL ... | --server NAME ...)
+                              [--check-budget S] [snapshot options]
+                              (-- COMMAND [ARG...] | --url URL ... | --server NAME ...)
 
 `cli` parses the command line and prints; this module turns a server and a
 `CallPlan` into a `CallReport` (`core.calls.report`). The walk and the call share
 one session: `SessionWorker.run` keeps an accepted session open until it is
 told to stop, so the call is made on the very connection whose catalog was
 accepted, then the worker is stopped (it exits the SDK contexts it entered).
+
+Both checks (the arguments against the input schema, the result against the
+output schema) run in the sandbox's worker process (`core.calls.Sandbox`), each
+within `CallPlan.check_budget` seconds, as in the app: the schemas are the
+server's, and a `pattern` like `^(a+)+$` or `uniqueItems` over 40,000 objects
+held this process for minutes when they ran here, deaf to SIGTERM because the
+check never gave the event loop back. A check over its budget is stopped (the
+worker killed) and reported `over_budget`; the worker is killed when the
+command ends, however it ends.
 """
 
 from __future__ import annotations
@@ -23,8 +33,10 @@ from typing import IO, Any
 import anyio
 
 from catalog_inspector.cli.common import (
+    CHECK_BUDGET,
     EXIT_CODES,
     MESSAGE_LIMIT,
+    NOT_JSON,
     UsageError,
     limits_of,
     spec_from,
@@ -38,22 +50,28 @@ from catalog_inspector.core.calls import (
     CallReport,
     Failure,
     FieldProblem,
+    Judge,
     Outcome,
     ResultVerdict,
-    Validation,
+    Sandbox,
     argument_problems,
     catalog_failed,
     counted,
     find_tool,
     not_sent,
-    output_to_check,
     report_of,
-    validate,
-    verdict_of,
 )
 from catalog_inspector.core.catalog import Snapshot, failed_snapshot
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.errors import AUTH_STEPS, stderr_lines
+from catalog_inspector.core.files import (
+    MAX_ARGUMENTS_BYTES,
+    InputError,
+    parse_json,
+    read_bounded,
+    read_stream_bounded,
+    read_text,
+)
 from catalog_inspector.core.session import SessionWorker, call_tool, internal_error, source_of
 from catalog_inspector.core.text import visible
 
@@ -68,7 +86,6 @@ __all__ = [
 ]
 
 PROBLEM_LIMIT = 100  # problems reported per side; the first ones in instance order
-PROBLEM_MESSAGE_LIMIT = 500  # characters per problem message (they quote the instance, which may be megabytes)
 SUMMARY_LIMIT = 2000  # characters of untrusted text in the stderr line
 
 
@@ -84,62 +101,61 @@ class CallPlan:
     arguments: dict[str, Any]
     send_invalid: bool = False
     timeout: float | None = None
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON (JavaScript's NaN and Infinity are not numbers in JSON)")
+    check_budget: float = CHECK_BUDGET  # seconds for each schema check, in the sandbox
 
 
 def load_arguments(text: str | None, path: Path | None) -> dict[str, Any]:
     """The arguments from `--args` or `--args-file` (`-` is stdin); `{}` when neither is given.
 
+    A file (or stdin) is read within `MAX_ARGUMENTS_BYTES`; either is strict JSON (no NaN or Infinity).
+
     Raises:
-        ArgumentsError: unreadable, not JSON, or not a JSON object; the message says which.
+        ArgumentsError: unreadable, too large, not JSON, nested too deeply, or not a JSON object; the
+            message says which.
     """
     where = "--args"
-    if path is not None:
-        where = f"--args-file {path}"
-        try:
-            text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ArgumentsError(f"cannot read {where}: {exc.strerror or exc}") from exc
-        except UnicodeDecodeError as exc:
-            raise ArgumentsError(f"{where} is not UTF-8 text: {exc}") from exc
-    if text is None:
-        return {}
     try:
-        value = json.loads(text, parse_constant=_reject_constant)
-    except ValueError as exc:
-        raise ArgumentsError(f"{where} is not JSON: {exc}") from exc
+        if path is not None:
+            where = f"--args-file {path}"
+            text = read_text(_read_arguments(path, where), where)
+        if text is None:
+            return {}
+        value = parse_json(text, where)
+    except OSError as exc:
+        raise ArgumentsError(f"cannot read {where}: {exc.strerror or exc}") from exc
+    except InputError as exc:
+        raise ArgumentsError(str(exc)) from exc
     if not isinstance(value, dict):
         kind = {list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(type(value), "a number")
         raise ArgumentsError(f"{where} must be a JSON object of arguments, not {kind}")
     return value
 
 
-def check_arguments(tool: dict[str, Any], arguments: dict[str, Any]) -> tuple[FieldProblem, ...]:
-    """The arguments against the tool's input schema, in this thread (the CLI has nothing else to do)."""
-    try:
-        validation = validate(
-            tool.get("inputSchema"), arguments, limit=PROBLEM_LIMIT, message_limit=PROBLEM_MESSAGE_LIMIT
-        )
-    except (OverflowError, ValueError) as exc:
-        # Raised through `validate`: `re` refuses a pattern like a{4294967296} (jsonschema lets it through),
-        # and a `$schema` like "http://[" is not a URI jsonschema can normalise.
-        validation = Validation(failure=Failure.BAD_SCHEMA, detail=f"{type(exc).__name__}: {exc}")
+def _read_arguments(path: Path, where: str) -> bytes:
+    what = "arguments"
+    if str(path) == "-":
+        return read_stream_bounded(sys.stdin.buffer, MAX_ARGUMENTS_BYTES, where, what)
+    return read_bounded(path, MAX_ARGUMENTS_BYTES, what, where)
+
+
+async def check_arguments(
+    sandbox: Sandbox, tool: dict[str, Any], arguments: dict[str, Any], budget: float
+) -> tuple[FieldProblem, ...]:
+    """The arguments against the tool's input schema, in the sandbox, within `budget` seconds."""
+    validation = await sandbox.validate(tool.get("inputSchema"), arguments, budget)
+    if validation.failure is Failure.OVER_BUDGET:  # the schema is usable, only too slow: say that, not "unusable"
+        message = f"the arguments were not checked: {validation.detail} (--check-budget)"
+        return (FieldProblem("", message, str(Failure.OVER_BUDGET)),)
     return argument_problems(validation)
 
 
-async def judge_bounded(tool: dict[str, Any], result: dict[str, Any]) -> ResultVerdict:
-    """The result against the accepted output schema, in process, with the problems and their messages bounded."""
-    target = output_to_check(tool, result)
-    if isinstance(target, ResultVerdict):
-        return target
-    schema, content = target
-    try:
-        return verdict_of(validate(schema, content, limit=PROBLEM_LIMIT, message_limit=PROBLEM_MESSAGE_LIMIT))
-    except (OverflowError, ValueError) as exc:  # as in check_arguments
-        return ResultVerdict("bad_schema", detail=f"the output schema is invalid: {type(exc).__name__}: {exc}")
+def judge_in(sandbox: Sandbox, budget: float) -> Judge:
+    """The judge of call results: the accepted output schema, in the sandbox, within `budget` seconds."""
+
+    async def judge(tool: dict[str, Any], result: dict[str, Any]) -> ResultVerdict:
+        return await sandbox.check_result(tool, result, budget)
+
+    return judge
 
 
 async def walk_and_call(
@@ -153,6 +169,8 @@ async def walk_and_call(
     """
     worker = worker if worker is not None else SessionWorker(spec, limits)
     walked = anyio.Event()
+    # Started by the first check; killed on the way out, also when a signal cancels us.
+    sandbox = Sandbox(max_problems=PROBLEM_LIMIT)
 
     async def session() -> None:
         try:
@@ -160,11 +178,11 @@ async def walk_and_call(
         finally:
             walked.set()  # whatever happened, the waiting side must not wait forever
 
-    async with anyio.create_task_group() as group:
+    async with sandbox, anyio.create_task_group() as group:
         group.start_soon(session)
         await walked.wait()
         try:
-            report = await _call_on(worker, plan)
+            report = await _call_on(worker, plan, sandbox)
         except Exception as exc:  # the command's task boundary: a bug of ours still ends in one document
             message = f"internal error in the inspector: {internal_error(exc).info.message}"
             report = not_sent(plan.tool, plan.arguments, Outcome.CONNECTION, message)
@@ -174,7 +192,7 @@ async def walk_and_call(
     return worker.snapshot, report
 
 
-async def _call_on(worker: SessionWorker, plan: CallPlan) -> CallReport:
+async def _call_on(worker: SessionWorker, plan: CallPlan, sandbox: Sandbox) -> CallReport:
     """The call, made on the worker's accepted session (or the report of why it was not made)."""
     tool_name, arguments = plan.tool, plan.arguments
     snapshot = worker.snapshot
@@ -187,7 +205,7 @@ async def _call_on(worker: SessionWorker, plan: CallPlan) -> CallReport:
         count = len(snapshot.tools.items)
         message = f"{tool_name!r} is not among the {count} tools of the accepted catalog; nothing was sent"
         return not_sent(tool_name, arguments, Outcome.UNKNOWN_TOOL, message)
-    problems = check_arguments(tool, arguments)
+    problems = await check_arguments(sandbox, tool, arguments, plan.check_budget)
     if problems and not plan.send_invalid:
         message = f"the arguments break the input schema ({counted(len(problems), 'problem')}); nothing was sent"
         return not_sent(tool_name, arguments, Outcome.INVALID_ARGUMENTS, message, problems)
@@ -199,7 +217,8 @@ async def _call_on(worker: SessionWorker, plan: CallPlan) -> CallReport:
         return not_sent(
             tool_name, arguments, Outcome.CONNECTION, message, problems, cause.info.details if cause else None
         )
-    outcome = await call_tool(connection, snapshot, tool_name, arguments, plan.timeout, judge_bounded)
+    judge = judge_in(sandbox, plan.check_budget)
+    outcome = await call_tool(connection, snapshot, tool_name, arguments, plan.timeout, judge)
     if outcome.layer == "timeout":
         connection.faults.hurry()  # a server that let the call run out gets no grace period to leave
         if outcome.error is not None and plan.timeout is not None:
@@ -208,12 +227,28 @@ async def _call_on(worker: SessionWorker, plan: CallPlan) -> CallReport:
     return report_of(tool_name, arguments, problems, outcome)
 
 
+def writable(report: CallReport) -> CallReport:
+    """`report`, or, when its result holds NaN or Infinity (the SDK's parser takes them; JSON has no way to
+    write them), the same report without the result, `output_invalid`, saying so."""
+    try:
+        json.dumps(report.result, allow_nan=False)
+    except ValueError:
+        message = f"the result was not shown: {NOT_JSON}"
+        stripped = not_sent(report.tool, report.arguments, Outcome.OUTPUT_INVALID, message, report.argument_errors)
+        return replace(stripped, sent=report.sent, duration_ms=report.duration_ms)
+    return report
+
+
 def write_report(report: CallReport, stream: IO[str]) -> None:
     """The document, indented; ASCII-only, so no control or direction character reaches a terminal raw
-    (and a lone surrogate a server sent cannot fail the encoding)."""
-    json.dump(report.to_json(), stream, indent=2, ensure_ascii=True)
+    (and a lone surrogate a server sent cannot fail the encoding). `report` must be `writable`."""
+    json.dump(report.to_json(), stream, indent=2, ensure_ascii=True, allow_nan=False)
     stream.write("\n")
     stream.flush()
+
+
+# Output errors that say why nothing was checked (`core.calls.report`), never a JSON Schema keyword.
+_NO_CHECK = frozenset({*map(str, Failure), "missing_structured_content"})
 
 
 def _first_problem(problems: tuple[FieldProblem, ...]) -> str:
@@ -243,7 +278,11 @@ def summary_line(report: CallReport) -> str | None:
     if report.outcome is Outcome.INVALID_ARGUMENTS and report.argument_errors:
         what = "nothing was sent: " + _first_problem(report.argument_errors)
     elif report.outcome is Outcome.OUTPUT_INVALID and report.output_errors:
-        what = "the result breaks the output schema: " + _first_problem(report.output_errors)
+        first = report.output_errors[0]
+        if first.keyword in _NO_CHECK:
+            what = f"the result was not checked against the output schema: {first.message} [{first.keyword}]"
+        else:
+            what = "the result breaks the output schema: " + _first_problem(report.output_errors)
     elif report.error is not None:
         code = f" (code {report.error.code})" if report.error.code is not None else ""
         what = report.error.message + code
@@ -270,15 +309,16 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return usage(parser, "call", str(exc))
     limits = limits_of(args, spec)
     timeout = args.call_timeout if args.call_timeout is not None else limits.request_timeout
-    plan = CallPlan(args.tool, arguments, send_invalid=args.send_invalid, timeout=timeout)
+    plan = CallPlan(args.tool, arguments, args.send_invalid, timeout, args.check_budget)
     use_oauth_hooks(args, MESSAGE_LIMIT)
     snapshot, report = anyio.run(call_until_signalled, spec, limits, plan)
+    report = writable(report)
     write_report(report, sys.stdout)
     line = summary_line(report)
     if line is not None:
         print(line, file=sys.stderr)
-    if args.out is not None and not write_out("call", snapshot, args.out):
-        return EXIT_CODES["usage"]
+    if args.out is not None and (written := write_out("call", snapshot, args.out)):
+        return written
     return EXIT_CODES["auth"] if authorization_failed(report) else report.outcome.exit_code
 
 

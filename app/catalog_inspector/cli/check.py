@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from catalog_inspector.cli.common import EXIT_CODES, UsageError, spec_from, usage
+from catalog_inspector.cli.common import UsageError, spec_from, usage
 from catalog_inspector.cli.diff import load_snapshot, report
 from catalog_inspector.cli.snapshot import exit_code, say_why, walk, write_out
 from catalog_inspector.core.drift import catalog_items, diff_catalogs
@@ -20,9 +20,10 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except UsageError as exc:
         return usage(parser, "check", str(exc))
     snapshot = walk(args, spec)
-    if args.out is not None and not write_out("check", snapshot, args.out):
-        return EXIT_CODES["usage"]
+    if args.out is not None and (written := write_out("check", snapshot, args.out)):
+        return written
     say_why(snapshot)
     if snapshot.status != "complete":
         return exit_code(snapshot)
-    return report(diff_catalogs(catalog_items(baseline), catalog_items(snapshot)), args.json, args.fail_on)
+    diff = diff_catalogs(catalog_items(baseline), catalog_items(snapshot))
+    return report(diff, args.json, args.fail_on, "check")

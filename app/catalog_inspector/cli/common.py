@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import signal
 import sys
@@ -18,6 +19,7 @@ from catalog_inspector.core.config import (
     Limits,
     ServerSpec,
     check_header,
+    check_url,
     limits_for,
     load_config,
 )
@@ -34,6 +36,12 @@ from catalog_inspector.core.text import visible
 EXIT_CODES = {"complete": 0, "drift": 1, "usage": 2, "rejected": 3, "failed": 4, "auth": 5}
 
 MESSAGE_LIMIT = 2000
+# Seconds each schema check of `call` (the arguments, the result) may run in the sandbox before it is
+# stopped and reported `over_budget`: the app's budget too (`runtime.offload.VALIDATION_BUDGET`).
+CHECK_BUDGET = 2.0
+
+# Why a document a server's data went into was not written: the SDK's JSON parser takes NaN and Infinity.
+NOT_JSON = "it holds NaN or Infinity (as the server sent them), which JSON has no way to write"
 
 FAIL_ON = {"any": Severity.INFO, "warning": Severity.WARNING, "breaking": Severity.BREAKING}
 
@@ -64,8 +72,10 @@ def spec_from(args: argparse.Namespace) -> ServerSpec:
         spec = ServerSpec(name=os.path.basename(command[0]), command=command[0], args=tuple(command[1:]))
         return with_oauth(spec, args)
     if args.url is not None:
-        if not args.url.startswith(("http://", "https://")):
-            raise UsageError(f"--url must start with http:// or https://: {args.url!r}")
+        try:
+            check_url(args.url, "--url")  # the scheme, the host, the port: a usage error, not a failed walk
+        except ConfigError as exc:
+            raise UsageError(str(exc)) from exc
         headers: dict[str, str] = {}
         for header in args.header:
             key, sep, value = header.partition(":")
@@ -94,8 +104,20 @@ def configured(args: argparse.Namespace) -> ServerSpec:
     if (problem := loaded.problem(args.server)) is not None:
         raise UsageError(problem.message)  # other entries' problems are not this command's business
     every = [s.name for s in loaded.specs] + [p.name for p in loaded.problems]
-    names = ", ".join(visible(name, 200) for name in every) or "none"  # the config's names, shown on a terminal
-    raise UsageError(f"no server named {visible(args.server, 200)!r} in {path} (servers: {names})")
+    raise UsageError(f"no server named {visible(args.server, 200)!r} in {path} ({_names(args.server, every)})")
+
+
+NAMES_SHOWN = 5  # of the config's servers, in the line that says a name is not among them
+
+
+def _names(wanted: str, every: list[str]) -> str:
+    """The config's names, shown on a terminal: all of a few; of many, the count and the closest (or the first)."""
+    if len(every) <= NAMES_SHOWN:
+        return "servers: " + (", ".join(visible(name, 200) for name in every) or "none")
+    close = difflib.get_close_matches(wanted, every, n=NAMES_SHOWN)
+    if close:
+        return f"{len(every):,} servers; did you mean " + " or ".join(repr(visible(name, 200)) for name in close) + "?"
+    return f"{len(every):,} servers: " + ", ".join(visible(name, 200) for name in every[:NAMES_SHOWN]) + ", …"
 
 
 def limits_of(args: argparse.Namespace, spec: ServerSpec) -> Limits:

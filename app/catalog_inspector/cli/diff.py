@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from catalog_inspector.cli.common import EXIT_CODES, FAIL_ON, UsageError, usage
+from catalog_inspector.cli.common import EXIT_CODES, FAIL_ON, NOT_JSON, UsageError, usage
 from catalog_inspector.core.catalog import FORMAT, LIST_KINDS, LIST_NAMES, Snapshot, item_key
 from catalog_inspector.core.drift import ABSENT, CatalogDiff, Severity, catalog_items, diff_catalogs
+from catalog_inspector.core.files import MAX_SNAPSHOT_BYTES, InputError, read_json
 from catalog_inspector.core.text import visible
 
 VALUE_LIMIT = 160  # characters of an old or new value in the text report
@@ -19,12 +20,11 @@ VALUE_LIMIT = 160  # characters of an old or new value in the text report
 def load_snapshot(path: Path) -> Snapshot:
     """A snapshot file with a catalog to compare; a UsageError names the file and what is wrong with it."""
     try:
-        with path.open(encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = read_json(path, MAX_SNAPSHOT_BYTES, "snapshot files")
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path} is not a snapshot: it is not valid JSON ({exc})") from exc
+    except InputError as exc:
+        raise UsageError(str(exc)) from exc  # names the file: over the cap, not UTF-8, not strict JSON, too deep
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         found = data.get("format") if isinstance(data, dict) else None
         raise UsageError(f"{path} is not a snapshot: its format is {found!r}, not {FORMAT!r}")
@@ -85,10 +85,15 @@ def diff_lines(diff: CatalogDiff) -> list[str]:
     return lines
 
 
-def report(diff: CatalogDiff, as_json: bool, fail_on: str) -> int:
+def report(diff: CatalogDiff, as_json: bool, fail_on: str, command: str = "diff") -> int:
+    """Print the diff; the exit code by `fail_on` (or 4 when a live server's NaN keeps it from being JSON)."""
     if as_json:
-        json.dump(diff.to_json(), sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        try:
+            text = json.dumps(diff.to_json(), indent=2, ensure_ascii=False, allow_nan=False)
+        except ValueError:  # only `check` can meet one: the files `diff` reads are strict JSON
+            print(f"mcp-catalog-inspector {command}: cannot write the diff: {NOT_JSON}", file=sys.stderr)
+            return EXIT_CODES["failed"]
+        sys.stdout.write(text + "\n")
     else:
         sys.stdout.write("\n".join(diff_lines(diff)) + "\n")
     sys.stdout.flush()

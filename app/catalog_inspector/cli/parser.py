@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from catalog_inspector.cli.common import FAIL_ON
+from catalog_inspector.cli.common import CHECK_BUDGET, FAIL_ON
 from catalog_inspector.cli.oauth import add_oauth_options
 from catalog_inspector.core.config import (
     Limits,
@@ -109,7 +109,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_walk_options(check)
     call = commands.add_parser(
         "call",
-        usage="%(prog)s TOOL [--args JSON | --args-file FILE] [--send-invalid] [--call-timeout S] [snapshot options]\n"
+        usage="%(prog)s TOOL [--args JSON | --args-file FILE] [--send-invalid] [--call-timeout S] [--check-budget S]\n"
+        "       [snapshot options]\n"
         "       (-- COMMAND [ARG...] | --url URL [--header 'K: V']... [--sse] | --server NAME [--config FILE])",
         help="walk a server's catalog, then make one test call and judge it",
         description="Walk the server like `snapshot`, check the arguments against the tool's input schema, "
@@ -126,6 +127,14 @@ def build_parser() -> argparse.ArgumentParser:
     call.add_argument("--send-invalid", action="store_true", help="send even arguments that break the input schema")
     call.add_argument(
         "--call-timeout", type=positive(float), metavar="S", help="seconds to wait for the answer (default: --timeout)"
+    )
+    call.add_argument(
+        "--check-budget",
+        type=positive(float),
+        default=CHECK_BUDGET,
+        metavar="S",
+        help="seconds each schema check (the arguments, the result) may take before it is stopped and "
+        f"reported over_budget (default {CHECK_BUDGET:g})",
     )
     add_walk_options(call, remainder=False)
     signout = commands.add_parser(

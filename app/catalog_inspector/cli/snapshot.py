@@ -12,6 +12,7 @@ import anyio
 from catalog_inspector.cli.common import (
     EXIT_CODES,
     MESSAGE_LIMIT,
+    NOT_JSON,
     UsageError,
     limits_of,
     spec_from,
@@ -46,13 +47,24 @@ def _write(snapshot: Snapshot, out: Path | None) -> None:
     write_text_safely(out, lambda handle: write_json(snapshot, handle))
 
 
-def write_out(command: str, snapshot: Snapshot, out: Path | None) -> bool:
+def write_out(command: str, snapshot: Snapshot, out: Path | None) -> int:
+    """Write the snapshot (see `_write`); 0, or the exit code after saying on stderr why it was not written.
+
+    A reader that closed stdout is not a failure to report here: `BrokenPipeError` goes up to `cli.main`.
+    """
+    where = "stdout" if out is None or str(out) == "-" else str(out)
     try:
         _write(snapshot, out)
+    except BrokenPipeError:
+        raise
     except OSError as exc:
-        print(f"mcp-catalog-inspector {command}: cannot write {out}: {exc}", file=sys.stderr)
-        return False
-    return True
+        print(f"mcp-catalog-inspector {command}: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_CODES["usage"]
+    except ValueError:
+        # NaN or Infinity in what the server sent (the SDK's parser takes them): JSON has no way to write them.
+        print(f"mcp-catalog-inspector {command}: cannot write {where}: {NOT_JSON}", file=sys.stderr)
+        return EXIT_CODES["failed"]
+    return 0
 
 
 def summary_line(snapshot: Snapshot) -> str | None:
@@ -100,8 +112,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except UsageError as exc:
         return usage(parser, "snapshot", str(exc))
     snapshot = walk(args, spec)
-    if not write_out("snapshot", snapshot, args.out):
-        return EXIT_CODES["usage"]
+    if written := write_out("snapshot", snapshot, args.out):
+        return written
     say_why(snapshot)
     return exit_code(snapshot)
 

@@ -206,6 +206,10 @@ def write_json(snapshot: Snapshot, out: IO[str], extra: dict[str, Any] | None = 
     is one line, written by the C encoder as soon as it is made. Indenting those
     too went through Python's pure-Python encoder: 1.5 s and 300 MB of chunks for
     100,000 tools, more than the whole walk's overhead over the bare SDK.
+
+    Raises:
+        ValueError: the snapshot holds NaN or Infinity (a server sent them; the SDK's parser takes
+            them), which JSON cannot carry. What was written before it stays written.
     """
     document = snapshot.to_json()
     document.update(extra or {})  # after the snapshot's own keys, which it never replaces
@@ -225,7 +229,7 @@ def _write_object(
         elif key in lists:
             _write_object(item, out, inner, _LIST_LINES)
         else:
-            out.write(json.dumps(item, indent=2, ensure_ascii=False).replace("\n", "\n" + inner))
+            out.write(json.dumps(item, indent=2, ensure_ascii=False, allow_nan=False).replace("\n", "\n" + inner))
     out.write("\n" + indent + "}" if value else "}")
 
 
@@ -233,7 +237,7 @@ def _write_lines(items: list[Any], out: IO[str], indent: str) -> None:
     if not items:
         out.write("[]")
         return
-    encode = json.JSONEncoder(ensure_ascii=False).encode
+    encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
     inner = "\n" + indent + "  "
     out.write("[")
     for position, item in enumerate(items):

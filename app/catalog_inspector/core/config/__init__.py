@@ -1,7 +1,8 @@
 """Configuration: server entries and their budgets, the app's own file, other clients' files, consent, secrets.
 
 Holds `servers` (the `mcpServers` shape, `ServerSpec`, `Limits`, loading),
-`store` (the app's file, written whole and atomically), `clients` (other MCP
+`checks` (what each field must hold to be usable: one rule for the config, the CLI
+and the server dialog), `store` (the app's file, written whole and atomically), `clients` (other MCP
 clients' shapes, variables and usual locations), `consent` (which commands the
 user agreed to run) and `secrets` (values kept in the system keyring).
 Imports only core's shared modules; every other room may import this face.
@@ -9,6 +10,11 @@ Imports only core's shared modules; every other room may import this face.
 
 from __future__ import annotations
 
+from catalog_inspector.core.config.checks import (
+    ConfigError,
+    check_header,
+    check_url,
+)
 from catalog_inspector.core.config.clients import (
     Input,
     ShapeError,
@@ -31,7 +37,6 @@ from catalog_inspector.core.config.secrets import (
 from catalog_inspector.core.config.servers import (
     BUDGET_KEYS,
     DEMO_MODES,
-    ConfigError,
     EntryProblem,
     Limits,
     Loaded,
@@ -39,7 +44,6 @@ from catalog_inspector.core.config.servers import (
     ServerSpec,
     Variables,
     check_client_metadata_url,
-    check_header,
     demo_servers,
     limits_for,
     load_config,
@@ -70,6 +74,7 @@ __all__ = [
     "Variables",
     "check_client_metadata_url",
     "check_header",
+    "check_url",
     "demo_servers",
     "inputs_used",
     "keyring_status",

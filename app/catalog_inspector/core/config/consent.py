@@ -15,7 +15,7 @@ import shlex
 from pathlib import Path
 
 from catalog_inspector.core.config.servers import ServerSpec
-from catalog_inspector.core.files import write_text_safely
+from catalog_inspector.core.files import MAX_CONFIG_BYTES, read_json, write_text_safely
 
 __all__ = ["LaunchConsent", "launch_key", "launch_words"]
 
@@ -43,7 +43,7 @@ class LaunchConsent:
         self._trusted: set[str] = set()
         if path is not None and path.exists():
             try:
-                keys = json.loads(path.read_text(encoding="utf-8"))
+                keys = read_json(path, MAX_CONFIG_BYTES, "consent files")
             except (OSError, ValueError):
                 keys = []  # a damaged file asks again: never trusts more than it should
             self._keys = {key for key in keys if isinstance(key, str)} if isinstance(keys, list) else set()
@@ -71,4 +71,4 @@ class LaunchConsent:
         """Write every yes given so far, whole or not at all (raises OSError if it cannot be written)."""
         if self.path is not None:
             keys = sorted(self._keys)
-            write_text_safely(self.path, lambda handle: json.dump(keys, handle))
+            write_text_safely(self.path, lambda handle: json.dump(keys, handle, allow_nan=False))

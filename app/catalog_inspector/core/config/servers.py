@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,9 +18,28 @@ from typing import Any, Literal
 
 import json5
 
+from catalog_inspector.core.config.checks import (
+    ConfigError,
+    check_arguments,
+    check_environment,
+    check_header,
+    check_text,
+    check_url,
+)
 from catalog_inspector.core.config.clients import ShapeError, VariableError, expand, servers_of, workspace_of
 from catalog_inspector.core.config.secrets import read_secret
-from catalog_inspector.core.files import file_stem
+from catalog_inspector.core.files import (
+    MAX_CONFIG_BYTES,
+    MAX_JSONC_BYTES,
+    InputError,
+    NotStandardNumber,
+    file_stem,
+    finite_float,
+    parse_json,
+    read_bounded,
+    read_text,
+    refuse_constant,
+)
 from catalog_inspector.core.launch import python_module_command
 from catalog_inspector.core.redact import redacted_args, redacted_url
 
@@ -44,10 +62,6 @@ __all__ = [
 ]
 
 Transport = Literal["stdio", "http", "sse"]
-
-
-class ConfigError(ValueError):
-    """A configuration file or entry that cannot be used; the message says where and why."""
 
 
 @dataclass(frozen=True)
@@ -131,21 +145,6 @@ def _mapping(value: Any, where: str) -> dict[str, str]:
     if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
         raise ConfigError(f"{where} must be an object of strings")
     return dict(value)
-
-
-_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # RFC 9110 field-name
-
-
-def check_header(name: str, value: str, where: str) -> None:
-    """Refuse a header an HTTP client could not send as given (a CR or LF would split it into two).
-
-    Raises:
-        ConfigError: naming the header (never its value: it may be a secret).
-    """
-    if not _TOKEN.fullmatch(name):
-        raise ConfigError(f"{where}: header name {name!r} is not a valid HTTP field name")
-    if any(char in value for char in "\r\n\0"):
-        raise ConfigError(f"{where}: the value of header {name!r} contains a line break or NUL")
 
 
 BUDGET_KEYS = {  # the entry's "budgets" object (a key of ours: other clients ignore it) → Limits field
@@ -271,23 +270,32 @@ def parse_entry(name: str, entry: Any, variables: Variables | None = None) -> Se
         cwd = entry.get("cwd")
         if cwd is not None and not isinstance(cwd, str):
             raise ConfigError(f"{where}.cwd must be a string")
-        args = _strings(entry.get("args"), f"{where}.args")
-        env = _mapping(entry.get("env"), f"{where}.env")
-        return ServerSpec(
+        spec = ServerSpec(
             name=name,
             transport="stdio",
             command=var(command, f"{where}.command"),
-            args=tuple(var(arg, f"{where}.args") for arg in args),
-            env={key: var(value, f"{where}.env.{key}") for key, value in env.items()},
+            args=tuple(var(arg, f"{where}.args") for arg in _strings(entry.get("args"), f"{where}.args")),
+            env={
+                key: var(value, f"{where}.env.{key}")
+                for key, value in _mapping(entry.get("env"), f"{where}.env").items()
+            },
             cwd=var(cwd, f"{where}.cwd") if cwd is not None else None,
             disabled=disabled,
             budgets=budgets,
         )
+        # After expansion: a variable's value is what the process would get.
+        check_text(spec.command, f"{where}.command")
+        check_arguments(spec.args, f"{where}.args")
+        check_environment(spec.env, f"{where}.env")
+        if spec.cwd is not None:
+            check_text(spec.cwd, f"{where}.cwd")
+        return spec
     if kind in ("http", "sse"):
         url = entry.get("url")
         url = var(url, f"{where}.url") if isinstance(url, str) else url
-        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        if not isinstance(url, str):
             raise ConfigError(f"{where}.url must be an http:// or https:// URL")
+        check_url(url, f"{where}.url")
         transport: Transport = "sse" if kind == "sse" else "http"
         headers = _mapping(entry.get("headers"), f"{where}.headers")
         headers = {key: var(value, f"{where}.headers.{key}") for key, value in headers.items()}
@@ -354,28 +362,31 @@ def parse_config(data: Any, variables: Variables | None = None) -> list[ServerSp
 def read_document(path: Path) -> Any:
     """A config file's JSON, read strictly first and then as JSONC (comments, trailing commas: VS Code's files).
 
+    Read within `MAX_CONFIG_BYTES` (JSONC within `MAX_JSONC_BYTES`: json5 is slow); NaN and Infinity
+    are refused either way.
+
     Raises:
-        ConfigError: unreadable, not UTF-8, not JSON, or nested too deeply (file, what, where).
+        ConfigError: unreadable, too large, not UTF-8, not JSON, or nested too deeply (file, what, where).
     """
+    name = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(read_bounded(path, MAX_CONFIG_BYTES, "config files"), name)
+        return parse_json(text, name)
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path} is not UTF-8 text (byte {exc.start}: {exc.reason})") from exc
-    strict: json.JSONDecodeError | None = None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
+    except InputError as exc:
         strict = exc
-    except RecursionError as exc:
-        raise ConfigError(f"{path} nests its JSON too deeply to read") from exc
+        if not isinstance(exc.__cause__, json.JSONDecodeError):
+            raise ConfigError(str(exc)) from exc  # too large, not UTF-8, too deep, NaN: JSONC would not help
+    if len(text) > MAX_JSONC_BYTES:
+        limit = f"{MAX_JSONC_BYTES // 1024} KiB"
+        raise ConfigError(f"{strict} (a file over {limit} is read as strict JSON only, without comments)") from strict
     try:
-        return json5.loads(text)
+        return json5.loads(text, parse_constant=refuse_constant, parse_float=finite_float)
+    except NotStandardNumber as exc:
+        raise ConfigError(f"{path} is not valid JSON: {exc}") from exc
     except (ValueError, RecursionError):
-        raise ConfigError(
-            f"{path} is not valid JSON (line {strict.lineno}, column {strict.colno}: {strict.msg})"
-        ) from strict
+        raise ConfigError(str(strict)) from strict
 
 
 def load_config(path: Path, environ: Mapping[str, str] | None = None) -> Loaded:

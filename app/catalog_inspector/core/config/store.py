@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from catalog_inspector.core.config.servers import ConfigError, Loaded, load_config, parse_servers, read_document
-from catalog_inspector.core.files import write_text_safely
+from catalog_inspector.core.files import MAX_CONFIG_BYTES, InputError, read_bounded, write_text_safely
 
 __all__ = ["ConfigStore"]
 
@@ -57,9 +57,12 @@ class ConfigStore:
         if any(not isinstance(entry, dict) for entry in document["mcpServers"].values()):
             raise ConfigError("every server entry must be a JSON object")
         if self.path.exists():
-            old = self.path.read_bytes()
+            try:
+                old = read_bounded(self.path, MAX_CONFIG_BYTES, "config files")
+            except InputError as exc:  # it grew past the cap since it was read: keep it, write nothing
+                raise ConfigError(str(exc)) from exc
             write_text_safely(self.backup, lambda handle: handle.write(old.decode("utf-8", errors="replace")))
-        text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
         write_text_safely(self.path, lambda handle: handle.write(text))
 
     def put(self, name: str, entry: dict[str, Any], *, replacing: str | None = None) -> None:

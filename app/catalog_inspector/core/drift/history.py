@@ -15,7 +15,6 @@ string cut from its URL.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass, replace
@@ -24,7 +23,7 @@ from typing import Any
 
 from catalog_inspector.core.catalog import LIST_NAMES, Snapshot, taken_words, write_json
 from catalog_inspector.core.config import ServerSpec, server_key
-from catalog_inspector.core.files import write_text_safely
+from catalog_inspector.core.files import MAX_SNAPSHOT_BYTES, read_json, write_text_safely
 
 __all__ = ["DEFAULT_KEEP", "Entry", "History", "redacted_target"]
 
@@ -145,10 +144,10 @@ class History:
         """Read a kept snapshot back.
 
         Raises:
-            OSError, ValueError: the file is gone or is not a snapshot any more.
+            OSError, ValueError: the file is gone or is not a snapshot any more (`InputError`: over the
+                cap, not UTF-8, not strict JSON, nested too deeply).
         """
-        with entry.path.open(encoding="utf-8") as handle:
-            data: Any = json.load(handle)
+        data: Any = read_json(entry.path, MAX_SNAPSHOT_BYTES, "snapshot files")
         if not isinstance(data, dict):
             raise ValueError(f"{entry.path} is not a snapshot")
         return Snapshot.from_json(data)

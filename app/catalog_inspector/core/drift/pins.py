@@ -21,7 +21,7 @@ from typing import Any
 
 import rfc8785
 
-from catalog_inspector.core.files import write_text_safely
+from catalog_inspector.core.files import MAX_CONFIG_BYTES, read_json, write_text_safely
 
 __all__ = ["DIGEST_FIELDS", "PinCheck", "Pins", "check_pins", "forget_pins", "load_pins", "save_pins", "tool_digest"]
 
@@ -105,8 +105,8 @@ def check_pins(pins: Pins, tools: Sequence[Mapping[str, Any]]) -> PinCheck:
 def load_pins(directory: Path) -> Pins | None:
     """The approval kept in `directory`, or None (never approved, or the file is damaged)."""
     try:
-        data = json.loads((directory / PINS_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = read_json(directory / PINS_FILE, MAX_CONFIG_BYTES, "pin files")
+    except (OSError, ValueError):  # InputError too: over the cap, not UTF-8, not strict JSON
         return None
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("digests"), dict):
         return None
@@ -115,7 +115,9 @@ def load_pins(directory: Path) -> Pins | None:
 
 
 def save_pins(directory: Path, pins: Pins) -> None:
-    write_text_safely(directory / PINS_FILE, lambda handle: json.dump(pins.to_json(), handle, indent=1))
+    write_text_safely(
+        directory / PINS_FILE, lambda handle: json.dump(pins.to_json(), handle, indent=1, allow_nan=False)
+    )
 
 
 def forget_pins(directory: Path) -> None:
