@@ -296,7 +296,7 @@ def test_a_signal_stops_a_call_too_and_its_document_is_still_printed(tmp_path: P
         proc.kill()
     assert proc.returncode == 4, err
     report = json.loads(out)
-    assert report["format"] == "mcp-call-result/1" and report["outcome"] == "connection"
+    assert report["format"] == "mcp-call-result/1" and report["outcome"] == "cancelled"
     assert "SIGTERM" in report["error"]["message"] and "Traceback" not in err
     assert_all_gone(pids_in(pidfile))
 

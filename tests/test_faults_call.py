@@ -137,7 +137,7 @@ def test_a_signal_stops_the_command_during_a_check(tmp_path: Path, signum: int) 
     proc.send_signal(signum)
     doc, err = finish(proc, seen)
     assert time.monotonic() - signalled < 5
-    assert proc.returncode == 4 and doc["outcome"] == "connection" and doc["sent"] is False
+    assert proc.returncode == 4 and doc["outcome"] == "cancelled" and doc["sent"] is False
     assert signal.Signals(signum).name in doc["error"]["message"]
     assert_all_gone(pids_in(pidfile))
 
