@@ -98,6 +98,10 @@ CASES: dict[str, Case] = {
     # The server takes seconds to write 20,000 notifications before its last page: a longer timeout.
     "20000-list-changed": Case("demo notify --legacy --notify-count 20000", None, None, 30, ("--timeout", "30")),
     "nested-too-deep": Case(f"stdio {PY} -m tests.fixtures.padded_server --nest 99", "protocol", 0, TIMEOUT),
+    # NaN is not JSON, though the SDK's parser takes it: refused on the page that holds it, on every transport
+    "nan-on-stdio": Case(f"stdio {PY} -m tests.fixtures.padded_server --nan", "protocol", 0, TIMEOUT),
+    "nan-in-http-json": Case("http json-nan", "protocol", 0, TIMEOUT),
+    "nan-in-http-sse": Case("http sse-nan", "protocol", 0, TIMEOUT),
     "stubborn-grandchild": Case("demo hang --spawn-child --stubborn", "timeout", 1, 2 * TIMEOUT),
     # Streamable HTTP, at the HTTP layer
     "http-json-endless": Case(

@@ -9,7 +9,6 @@ from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtWidgets import (
     QLabel,
     QListView,
-    QListWidget,
     QPlainTextEdit,
     QPushButton,
     QTableView,
@@ -115,7 +114,7 @@ def test_drift_is_computed_against_the_history_across_restarts(harness: Harness,
     diff = second.presenter.report.diff
     assert diff is not None and not diff.empty, "the restart compared with the catalog kept on disk"
     assert marks(second)["added_in_walk_0"] == "removed"
-    wait_for(qtbot, lambda: second.findChild(QListWidget, "historyList").count() == 2)
+    wait_for(qtbot, lambda: second.findChild(QListView, "historyList").model().rowCount() == 2)
 
 
 def test_any_two_kept_snapshots_can_be_compared_and_deleted(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -125,8 +124,8 @@ def test_any_two_kept_snapshots_can_be_compared_and_deleted(harness: Harness, qt
     wait_for(qtbot, lambda: reported(window))
     accept_refresh(window, qtbot)
     accept_refresh(window, qtbot)
-    kept = window.findChild(QListWidget, "historyList")
-    wait_for(qtbot, lambda: kept.count() == 3)
+    kept = window.findChild(QListView, "historyList")
+    wait_for(qtbot, lambda: kept.model().rowCount() == 3)
     # The oldest (walk 0) and the newest (walk 2): walk 1's tool is in neither.
     selection = kept.selectionModel()
     for row in (0, 2):
@@ -142,10 +141,10 @@ def test_any_two_kept_snapshots_can_be_compared_and_deleted(harness: Harness, qt
     assert not window.findChild(QLabel, "driftSummary").text().startswith("From ")
 
     kept.clearSelection()
-    kept.item(2).setSelected(True)  # the oldest
+    selection.select(kept.model().index(2, 0), QItemSelectionModel.SelectionFlag.Select)  # the oldest
     oldest = history.entries(spec)[0]
     qtbot.mouseClick(window.findChild(QPushButton, "deleteSnapshotButton"), Qt.MouseButton.LeftButton)
-    wait_for(qtbot, lambda: kept.count() == 2)
+    wait_for(qtbot, lambda: kept.model().rowCount() == 2)
     assert not oldest.path.exists()
 
 

@@ -175,3 +175,48 @@ def test_duplicate_names_never_hang_the_tree() -> None:
     model.set_tools(tools("a"))
     model.set_tools(tools("a", "a", "b", "a"))
     assert model.tool_names() == ["a", "b"]
+
+
+def test_the_drift_table_passes_the_model_tester_while_its_rows_change(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    from catalog_inspector.core.drift import diff_catalogs, rows_of
+    from catalog_inspector.ui.models.drift_rows import DriftModel
+
+    model = DriftModel()
+    qtmodeltester.check(model, force_py=True)  # the tester stays attached: every change below is checked
+    old = {"tools": tools("a", "b", "c")}
+    new = {"tools": [*tools("b", schema_type="integer"), *tools("c", "d")]}
+    rows = tuple(rows_of(diff_catalogs(old, new)))
+    model.set_rows(rows)
+    assert model.rowCount() == len(rows) >= 3
+    assert {model.index(row, 2).data() for row in range(model.rowCount())} >= {"a", "b", "d"}
+    model.set_rows(())
+    assert model.rowCount() == 0
+
+
+def test_the_page_names_list_passes_the_model_tester_while_pages_change(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
+    from catalog_inspector.ui.models.name_list import NameListModel
+
+    model = NameListModel()
+    qtmodeltester.check(model, force_py=True)
+    model.set_names(["a", "b\u202e"])
+    assert [model.index(r, 0).data() for r in range(2)] == ["a", "b\\u202e"], "hidden characters show"
+    model.set_names([f"tool_{n}" for n in range(1000)])
+    assert model.rowCount() == 1000 and model.index(999, 0).data(Role.KEY) == "tool_999"
+
+
+def test_the_history_list_passes_the_model_tester_while_it_is_listed_again(qtmodeltester, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from pathlib import Path
+
+    from catalog_inspector.core.drift import Entry
+    from catalog_inspector.ui.models.history_list import HistoryModel
+
+    def entry(n: int) -> Entry:
+        return Entry(Path(tmp_path) / f"{n}.json", f"2026-11-30T22:0{n}:00.000+00:00", {"tools": n, "prompts": 1})
+
+    model = HistoryModel()
+    qtmodeltester.check(model, force_py=True)
+    model.set_entries([entry(3), entry(2), entry(1)])
+    assert model.rowCount() == 3 and model.row_of("2.json") == 1
+    assert model.index(0, 0).data().endswith("· 3 tools") and "1 prompts" in model.index(0, 0).data(3)
+    model.set_entries([entry(2)])
+    assert model.index(0, 0).data(Role.RAW) == entry(2) and model.row_of("3.json") is None

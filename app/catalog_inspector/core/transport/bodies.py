@@ -25,6 +25,7 @@ import httpx2
 from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error
 from catalog_inspector.core.text import visible
 from catalog_inspector.core.transport.sizes import RequestFaults, RequestId, ResponseSizes, SseEventMeter
+from catalog_inspector.core.transport.wire import not_json
 
 __all__ = [
     "CappedAuthBody",
@@ -114,10 +115,11 @@ class CappedBody(httpx2.AsyncByteStream):
         self._sizes = sizes
         self._faults = faults
         self._cap = cap
-        self._events = SseEventMeter(deque(maxlen=0), cap) if events else None
+        self._events = SseEventMeter(deque(maxlen=0), cap, not_json) if events else None
         self._encoding = encoding
         self._refused = refused
         self._total = 0
+        self._body = bytearray() if not events and request_id is not None else None  # kept to check it is JSON
 
     def _file(self, error: CatalogError) -> None:
         if self._id is not None:
@@ -133,6 +135,10 @@ class CappedBody(httpx2.AsyncByteStream):
             try:
                 chunk = await anext(chunks)
             except StopAsyncIteration:
+                why = not_json(bytes(self._body)) if self._body else ""
+                if why:  # the SDK's parser would take NaN or Infinity: not JSON, and never saved as such
+                    self._file(make_error(ErrorKind.PROTOCOL, f"the server sent a response that is not JSON ({why})"))
+                    raise ResponseCut(why) from None
                 return
             except httpx2.DecodingError as exc:
                 self._file(undecodable(exc, self._encoding or "content"))
@@ -149,6 +155,14 @@ class CappedBody(httpx2.AsyncByteStream):
             if over is not None:
                 self._file(over_cap(over, self._cap or 0))
                 raise cut(f"over the {self._cap}-byte cap")
+            if self._events is not None and self._events.bad:
+                error = make_error(
+                    ErrorKind.PROTOCOL, f"the server sent an event that is not JSON ({self._events.bad})"
+                )
+                self._file(error)
+                raise cut(error.info.message)
+            if self._body is not None:
+                self._body += chunk
             yield chunk
 
     def _over(self, chunk: bytes) -> int | None:

@@ -34,6 +34,7 @@ from catalog_inspector.core.redact import redacted_url
 from catalog_inspector.core.transport.classify import classify, http_status_error
 from catalog_inspector.core.transport.sdk import request_within_origin, sse_within_origin
 from catalog_inspector.core.transport.sizes import RequestFaults
+from catalog_inspector.core.transport.wire import parse_message
 
 __all__ = ["legacy_sse_client"]
 
@@ -77,7 +78,7 @@ async def legacy_sse_client(
                         task_status.started(endpoint)
                     elif sse.event == "message" and sse.data:
                         try:
-                            message = types.jsonrpc_message_adapter.validate_json(sse.data, by_name=False)
+                            message = parse_message(sse.data)  # strict JSON: NaN or Infinity is refused
                         except ValueError as exc:
                             await read_writer.send(exc)
                             continue

@@ -9,6 +9,7 @@ the way the SDK's parser does, so a size can be matched to the message it carrie
 from __future__ import annotations
 
 from collections import OrderedDict, deque
+from collections.abc import Callable
 
 from catalog_inspector.core.errors import CatalogError
 
@@ -76,14 +77,17 @@ class SseEventMeter:
     messages the SDK delivers.
     """
 
-    def __init__(self, sizes: deque[int], cap: int | None = None) -> None:
+    def __init__(self, sizes: deque[int], cap: int | None = None, check: Callable[[bytes], str] | None = None) -> None:
         self.sizes = sizes
         self.cap = cap
         self.over: int | None = None  # the size of the first event found over `cap`
+        self.bad = ""  # why the first `message` event whose data failed `check` was refused ("" when none was)
+        self._check = check  # says why an event's data is not acceptable, or ""
         self._line = bytearray()
         self._bytes = 0
         self._event = b""
         self._data = 0
+        self._payload: list[bytes] = []
 
     def feed(self, chunk: bytes) -> None:
         start = 0
@@ -106,7 +110,10 @@ class SseEventMeter:
         if not line:
             if self._data and self._event in (b"", b"message"):
                 self.sizes.append(self._bytes)
+                if self._check is not None and not self.bad:
+                    self.bad = self._check(b"\n".join(self._payload))
             self._bytes, self._event, self._data = 0, b"", 0
+            self._payload = []
             return
         name, _, value = line.partition(b":")
         value = value[1:] if value.startswith(b" ") else value
@@ -114,3 +121,5 @@ class SseEventMeter:
             self._event = value
         elif name == b"data":
             self._data += len(value) + (1 if self._data else 0)
+            if self._check is not None:
+                self._payload.append(value)

@@ -36,6 +36,7 @@ from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error
 from catalog_inspector.core.processes import ServerTree, adopt_orphans, reap
 from catalog_inspector.core.transport.classify import TOO_DEEP, too_deep
 from catalog_inspector.core.transport.sizes import ResponseSizes
+from catalog_inspector.core.transport.wire import NotJson, parse_message
 
 __all__ = ["Faults", "Goodbye", "ServerLog", "bounded_stdio_client", "environment_names"]
 
@@ -276,7 +277,11 @@ async def bounded_stdio_client(
         if not line.strip():
             return True
         try:
-            message = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+            message = parse_message(line)
+        except NotJson as exc:
+            what = f"a message {TOO_DEEP}" if exc.too_deep else f"a line that is not JSON ({exc})"
+            faults.report(make_error(ErrorKind.PROTOCOL, f"the server wrote {what}: {_excerpt(line)}"))
+            return False
         except ValueError as exc:
             what = f"a message {TOO_DEEP}" if too_deep(exc) else "a line that is not JSON-RPC"
             faults.report(make_error(ErrorKind.PROTOCOL, f"the server wrote {what}: {_excerpt(line)}"))

@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QItemSelection, Qt, Signal
+from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QLabel,
-    QListWidget,
-    QListWidgetItem,
+    QListView,
     QPushButton,
     QSpinBox,
     QSplitter,
@@ -23,6 +22,8 @@ from PySide6.QtWidgets import (
 from catalog_inspector.core.drift import DEFAULT_KEEP, Comparison, DriftReport, DriftRow, Entry, counts_words
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui.models.drift_rows import DriftModel, value_text
+from catalog_inspector.ui.models.history_list import HistoryModel
+from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.presenters.drift import DriftPresenter
 from catalog_inspector.ui.widgets.labels import plain_label
 from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
@@ -31,7 +32,6 @@ from catalog_inspector.ui.widgets.tables import compact_table
 __all__ = ["DriftPane"]
 
 VALUE_CAP = 100_000
-ENTRY_ROLE = Qt.ItemDataRole.UserRole + 20
 
 
 class DriftPane(QWidget):
@@ -99,10 +99,12 @@ class DriftPane(QWidget):
         sides_layout.addWidget(self.reason)
         sides_layout.addWidget(sides_split, 1)
 
-        self.history = QListWidget(self)
+        self.history_model = HistoryModel(self)
+        self.history = QListView(self)
         self.history.setObjectName("historyList")
+        self.history.setModel(self.history_model)
         self.history.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.history.itemSelectionChanged.connect(self._on_history_selection_changed)
+        self.history.selectionModel().selectionChanged.connect(self._on_history_selection_changed)
         self.compare_button = QPushButton("Compare", self)
         self.compare_button.setObjectName("compareButton")
         self.compare_button.setToolTip(
@@ -252,15 +254,13 @@ class DriftPane(QWidget):
 
     def set_history(self, entries: list[Entry]) -> None:
         """The kept snapshots, newest first (the picked ones stay picked)."""
-        picked = {entry.path for entry in self.picked()}
-        self.history.blockSignals(True)
-        self.history.clear()
-        for entry in entries:
-            item = QListWidgetItem(entry.label(), self.history)
-            item.setData(ENTRY_ROLE, entry)
-            item.setToolTip(entry.label(every_list=True))  # our own words: no server text in it
-            item.setSelected(entry.path in picked)
-        self.history.blockSignals(False)
+        picked = [entry.path.name for entry in self.picked()]
+        self.history_model.set_entries(entries)
+        selection = self.history.selectionModel()
+        for name in picked:
+            row = self.history_model.row_of(name)
+            if row is not None:
+                selection.select(self.history_model.index(row), QItemSelectionModel.SelectionFlag.Select)
         self._update_buttons()
 
     def set_keep(self, keep: int) -> None:
@@ -268,7 +268,7 @@ class DriftPane(QWidget):
 
     def picked(self) -> list[Entry]:
         """The kept snapshots the user picked, oldest first."""
-        entries = [item.data(ENTRY_ROLE) for item in self.history.selectedItems()]
+        entries = [index.data(Role.RAW) for index in self.history.selectionModel().selectedRows()]
         return sorted((e for e in entries if isinstance(e, Entry)), key=lambda e: e.path.name)
 
     # -- what the user does -----------------------------------------------------
@@ -299,11 +299,11 @@ class DriftPane(QWidget):
         if self.presenter is not None:
             self.presenter.show_report()
 
-    def _on_history_selection_changed(self) -> None:
+    def _on_history_selection_changed(self, _selected: QItemSelection, _deselected: QItemSelection) -> None:
         self._update_buttons()
 
     def _update_buttons(self) -> None:
-        count = len(self.history.selectedItems())
+        count = len(self.history.selectionModel().selectedRows())
         self.compare_button.setEnabled(count in (1, 2))
         self.delete_button.setEnabled(count >= 1)
 
