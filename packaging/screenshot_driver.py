@@ -55,13 +55,15 @@ async def settled(window: MainWindow) -> None:
 
 async def select(window: MainWindow, name: str, state: ServerState) -> None:
     assert window.select_server(name), f"no server {name!r} in the sidebar"
-    await until(f"{name} to be {state.value}", lambda: window.current is not None and window.current.state is state)
+    await until(
+        f"{name} to be {state.value}", lambda: window.current is not None and window.current.supervisor.state is state
+    )
     await until("its drift report", lambda: window.presenter is not None and window.presenter.report is not None)
 
 
 async def refresh(window: MainWindow, state: ServerState) -> None:
-    supervisor = window.current
-    assert supervisor is not None
+    assert window.current is not None
+    supervisor = window.current.supervisor
     started = asyncio.Event()
     supervisor.walk_started.connect(started.set)
     window.refresh()
@@ -90,8 +92,8 @@ async def call_picture(window: MainWindow, out: Path) -> None:
     assert editor is not None
     editor.setPlainText('{"items": ["apples", "pears"]}')
     await until("the arguments' check", lambda: panel.validation is not None and panel.send_button.isEnabled())
-    supervisor = window.current
-    assert supervisor is not None
+    assert window.current is not None
+    supervisor = window.current.supervisor
     finished = asyncio.Event()
     supervisor.call_finished.connect(lambda *_: finished.set())
     assert panel.send(), "the call was not sent"

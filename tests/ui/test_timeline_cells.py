@@ -7,6 +7,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush, QFont, QFontMetrics
 from PySide6.QtWidgets import QLabel, QListView, QTableView
 
+from catalog_inspector.core.catalog import Offence as CarriedOffence
 from catalog_inspector.core.catalog import PageRecord
 from catalog_inspector.core.errors import ErrorKind
 from catalog_inspector.runtime import ServerState
@@ -138,7 +139,11 @@ def test_every_outcome_reads_whole_in_a_narrow_timeline(qtbot, kind: ErrorKind) 
 
 
 def test_the_names_model_passes_the_model_tester_and_marks_a_same_page_duplicate(qtmodeltester) -> None:  # type: ignore[no-untyped-def]
-    pages = [_page(0), PageRecord(1, "c1", None, 3, ("x", "dup\u200b", "dup\u200b"), 90, 1.0, "duplicate_name")]
+    carried = CarriedOffence("dup\u200b", 1)  # as the enumerator carries it on the page that stopped the walk
+    pages = [
+        _page(0),
+        PageRecord(1, "c1", None, 3, ("x", "dup\u200b", "dup\u200b"), 90, 1.0, "duplicate_name", carried),
+    ]
     model = TimelineModel()
     model.show(pages)
     offence = model.offence

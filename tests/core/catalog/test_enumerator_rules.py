@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from catalog_inspector.core.catalog import LIST_KINDS, Fetched, PageRecord, Timeline, enumerator, walk_list
+from catalog_inspector.core.catalog import LIST_KINDS, Fetched, Offence, PageRecord, Timeline, enumerator, walk_list
 from catalog_inspector.core.config import Limits
 from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind, WalkFailed, WalkRejected, make_error
 
@@ -67,8 +67,8 @@ async def rejected(script: Script, limits: Limits | None = None, kind: Any = TOO
 
 
 def record(index: int, cursor: str | None, next_cursor: str | None, names: tuple[str, ...], outcome: str = "ok",
-           size: int = 100) -> PageRecord:  # fmt: skip
-    return PageRecord(index, cursor, next_cursor, len(names), names, size, STEP_MS, outcome)
+           size: int = 100, offence: Offence | None = None) -> PageRecord:  # fmt: skip
+    return PageRecord(index, cursor, next_cursor, len(names), names, size, STEP_MS, outcome, offence)
 
 
 # --- a walk that completes ----------------------------------------------------------------------
@@ -132,7 +132,8 @@ async def test_a_name_repeated_on_one_page_names_both_definitions() -> None:
         ErrorKind.DUPLICATE_NAME, "tool name 'a' appears again on page 0 (first seen earlier on the same page)", 0,
         details={"name": "a", "pages": [0, 0], "definitions": [first, again]},
     )  # fmt: skip
-    assert timeline.pages == [record(0, None, None, ("a", "a"), "duplicate_name")]
+    # The offence is worked out once, here, and carried on the page: the timeline never scans for it.
+    assert timeline.pages == [record(0, None, None, ("a", "a"), "duplicate_name", offence=Offence("a", 0))]
 
 
 async def test_a_name_repeated_on_a_later_page_names_the_page_it_was_first_seen_on() -> None:
@@ -142,7 +143,7 @@ async def test_a_name_repeated_on_a_later_page_names_the_page_it_was_first_seen_
         ErrorKind.DUPLICATE_NAME, "tool name 'a' appears again on page 2 (first seen on page 0)", 2,
         details={"name": "a", "pages": [0, 2], "definitions": tools("a", "a")},
     )  # fmt: skip
-    assert timeline.pages[-1] == record(2, "c2", "c3", ("c", "a"), "duplicate_name")
+    assert timeline.pages[-1] == record(2, "c2", "c3", ("c", "a"), "duplicate_name", offence=Offence("a", 0))
     assert [p.outcome for p in timeline.pages] == ["ok", "ok", "duplicate_name"]
 
 
@@ -166,7 +167,7 @@ async def test_a_next_cursor_already_sent_is_rejected_before_the_walk_loops() ->
         details={"cursor": "A", "pages": [0, 2], "requested_page": 1},
     )  # fmt: skip
     assert script.cursors == [None, "A", "B"]
-    assert timeline.pages[-1] == record(2, "B", "A", ("c",), "cursor_repeated")
+    assert timeline.pages[-1] == record(2, "B", "A", ("c",), "cursor_repeated", offence=Offence(first_page=1))
 
 
 async def test_a_page_returning_its_own_cursor_is_the_shortest_loop() -> None:

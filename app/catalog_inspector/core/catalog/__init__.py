@@ -30,16 +30,20 @@ from catalog_inspector.core.catalog.snapshot import (
     NOT_OFFERED,
     ListResult,
     ListStatus,
+    Offence,
     PageRecord,
     Snapshot,
     failed_snapshot,
     now_iso,
+    offence_of,
     summarize,
     taken_words,
     write_json,
 )
 
 __all__ = [
+    "Offence",
+    "offence_of",
     "FORMAT",
     "Fetched",
     "LIST_KINDS",

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from catalog_inspector.core.catalog.lists import ListKind
-from catalog_inspector.core.catalog.snapshot import PageRecord
+from catalog_inspector.core.catalog.snapshot import PageRecord, offence_of
 from catalog_inspector.core.config import Limits
 from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error
 
@@ -127,7 +127,10 @@ async def walk_list(kind: ListKind, fetch: PageFetcher, limits: Limits, timeline
             _check_page(kind, limits, index, size, page_items, names, seen, len(items), next_cursor)
         except CatalogError as exc:
             # The page is published with its verdict: a live view never shows an offender as "ok".
-            timeline.add(PageRecord(index, cursor, next_cursor, len(page_items), names, size, latency, str(exc.kind)))
+            record = PageRecord(
+                index, cursor, next_cursor, len(page_items), names, size, latency, str(exc.kind), offence_of(exc.info)
+            )
+            timeline.add(record)
             raise
         timeline.add(PageRecord(index, cursor, next_cursor, len(page_items), names, size, latency))
         items.extend(page_items)

@@ -17,9 +17,11 @@ from datetime import UTC, datetime
 from typing import IO, Any, Literal
 
 from catalog_inspector.core.catalog.lists import LIST_NAMES
-from catalog_inspector.core.errors import CatalogError, ErrorInfo
+from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind
 
 __all__ = [
+    "Offence",
+    "offence_of",
     "FORMAT",
     "ListResult",
     "PageRecord",
@@ -38,11 +40,51 @@ Status = Literal["complete", "rejected", "failed"]
 
 
 @dataclass(frozen=True)
+class Offence:
+    """What the enumerator found on the page that stopped a walk, beyond its kind: worked out once, where the
+    rule failed, and carried on the page (the timeline and the duplicates tab read it; nobody scans for it).
+
+    Attributes:
+        name: the key seen twice (duplicate_name), else None.
+        first_page: the page that held the key's first copy (duplicate_name), or the page the repeated
+            cursor was first sent for (cursor_repeated).
+    """
+
+    name: str | None = None
+    first_page: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "first_page": self.first_page}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Offence | None:
+        if not isinstance(data, dict):
+            return None
+        name, first = data.get("name"), data.get("first_page")
+        return cls(name if isinstance(name, str) else None, first if isinstance(first, int) else None)
+
+
+def offence_of(error: ErrorInfo) -> Offence | None:
+    """The offence an enumerator's rule failure names in its details (None for kinds with nothing more to say)."""
+    details = error.details
+    if error.kind is ErrorKind.DUPLICATE_NAME:
+        pages = details.get("pages")
+        first = pages[0] if isinstance(pages, list) and pages and isinstance(pages[0], int) else None
+        name = details.get("name")
+        return Offence(name if isinstance(name, str) else None, first)
+    if error.kind is ErrorKind.CURSOR_REPEATED:
+        requested = details.get("requested_page")
+        return Offence(first_page=requested if isinstance(requested, int) else None)
+    return None
+
+
+@dataclass(frozen=True)
 class PageRecord:
     """One page of a walk as it happened.
 
-    `outcome` is "ok" or the `ErrorKind` that stopped the walk on this page.
-    `bytes` is the response's size on the wire, as the transport counted it.
+    `outcome` is "ok" or the `ErrorKind` that stopped the walk on this page, and `offence`
+    what more the rule that failed knew (a duplicate's first page, a cursor's). `bytes` is
+    the response's size, as the transport counted it (decoded, for a compressed HTTP body).
     """
 
     index: int
@@ -53,9 +95,10 @@ class PageRecord:
     bytes: int
     latency_ms: float
     outcome: str = "ok"
+    offence: Offence | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        document: dict[str, Any] = {
             "index": self.index,
             "cursor": self.cursor,
             "next_cursor": self.next_cursor,
@@ -65,6 +108,9 @@ class PageRecord:
             "latency_ms": self.latency_ms,
             "outcome": self.outcome,
         }
+        if self.offence is not None:
+            document["offence"] = self.offence.to_json()
+        return document
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PageRecord:
@@ -77,6 +123,7 @@ class PageRecord:
             bytes=int(data["bytes"]),
             latency_ms=float(data["latency_ms"]),
             outcome=str(data.get("outcome", "ok")),
+            offence=Offence.from_json(data.get("offence")),
         )
 
 

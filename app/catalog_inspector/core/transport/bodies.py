@@ -108,7 +108,7 @@ class CappedBody(httpx2.AsyncByteStream):
     def __init__(
         self, inner: httpx2.AsyncByteStream, request_id: RequestId | None, sizes: ResponseSizes,
         faults: RequestFaults, cap: int | None, events: bool, *, encoding: str | None = None,
-        refused: CatalogError | None = None,
+        refused: CatalogError | None = None, json_body: bool = False,
     ) -> None:  # fmt: skip
         self._inner = inner
         self._id = request_id
@@ -119,7 +119,7 @@ class CappedBody(httpx2.AsyncByteStream):
         self._encoding = encoding
         self._refused = refused
         self._total = 0
-        self._body = bytearray() if not events and request_id is not None else None  # kept to check it is JSON
+        self._body = bytearray() if json_body and not events else None  # kept to check it is JSON
 
     def _file(self, error: CatalogError) -> None:
         if self._id is not None:

@@ -311,7 +311,7 @@ class MeteredHTTPTransport(httpx2.AsyncBaseTransport):
             sizes = self._sizes if counted else ResponseSizes()
             response.stream = CappedBody(
                 stream, request_id, sizes, self._faults, self._cap, counted and event_stream, encoding=encoding,
-                refused=refused,
+                refused=refused, json_body=counted and _is_json(response),
             )  # fmt: skip
         elif self._cap is not None:
             response.stream = CappedBody(stream, None, ResponseSizes(), self._faults, self._cap, event_stream)
@@ -342,3 +342,8 @@ class MeteredHTTPTransport(httpx2.AsyncBaseTransport):
 # The SDK logs a body this transport cut off (and its other HTTP failures) with a traceback on stderr
 # when nobody configured logging; the caller of the request is told the classified reason instead.
 logging.getLogger("mcp.client.streamable_http").addHandler(logging.NullHandler())
+
+
+def _is_json(response: httpx2.Response) -> bool:
+    """Whether the body is an answer the SDK will parse as JSON (a legacy SSE POST's "Accepted" is not)."""
+    return response.headers.get("content-type", "").split(";")[0].strip().lower() == "application/json"

@@ -66,24 +66,15 @@ class Offence:
 
 
 def find_offence(pages: Sequence[PageRecord]) -> Offence | None:
-    """The offence of the first page whose outcome is not "ok", by the enumerator's own rules; None if none."""
-    row = next((row for row, page in enumerate(pages) if page.outcome != "ok"), None)
-    if row is None:
+    """The offence of the page that stopped the walk (a walk stops at its first page that is not "ok"), as the
+    enumerator worked it out and carried it on that page; None if every page is ok."""
+    page = next((page for page in reversed(pages) if page.outcome != "ok"), None)
+    if page is None:
         return None
-    page = pages[row]
-    if page.outcome == ErrorKind.DUPLICATE_NAME:
-        seen: dict[str, int] = {}
-        for earlier in pages[:row]:
-            for name in earlier.names:
-                seen.setdefault(name, earlier.index)
-        for name in page.names:
-            if name in seen:
-                return Offence(page.index, page.outcome, name, seen[name])
-            seen[name] = page.index
-    elif page.outcome == ErrorKind.CURSOR_REPEATED and page.next_cursor is not None:
-        sent = next((p.index for p in pages[: row + 1] if p.cursor == page.next_cursor), None)
-        return Offence(page.index, page.outcome, first_page=sent)
-    return Offence(page.index, page.outcome)
+    carried = page.offence
+    if carried is None:
+        return Offence(page.index, page.outcome)
+    return Offence(page.index, page.outcome, carried.name, carried.first_page)
 
 
 def outcome_words(page: PageRecord, offence: Offence | None) -> str:
