@@ -1,7 +1,9 @@
 """Process groups left by a crashed earlier run are swept at the next start; live ones never are.
 
-And no descendant of a server outlives it, however it left the server's process group;
-nothing else this process started is touched."""
+And no descendant of a server outlives it, however it left the server's process group
+(a classic daemon included: fork, setsid, fork, the middle gone at once, stdio let go);
+nothing else this process started is touched. A server runs under its reaper, which
+exits as the server does and with its status."""
 
 from __future__ import annotations
 
@@ -14,11 +16,19 @@ from collections.abc import Callable
 from pathlib import Path
 
 import anyio
+import anyio.abc
 import pytest
 
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import Limits
-from catalog_inspector.core.processes import ProcessRegistry, ServerTree, adopt_orphans, start_time
+from catalog_inspector.core.processes import (
+    ProcessRegistry,
+    ServerTree,
+    adopt_orphans,
+    open_server_process,
+    reap,
+    start_time,
+)
 from catalog_inspector.core.session import SessionWorker
 from tests.helpers import alive, assert_all_gone, demo_spec, end_process, pids_in, spawn_orphan, wait_until
 
@@ -98,9 +108,10 @@ async def test_a_walk_leaves_no_grandchild_that_called_setsid_running(tmp_path: 
 
 
 @pytest.mark.anyio
-async def test_a_daemonized_grandchild_whose_parent_exited_is_killed_too(tmp_path: Path) -> None:
+@pytest.mark.parametrize("detach", [(), ("--detach",)], ids=["keeps the server's stdio", "classic daemon"])
+async def test_a_daemonized_grandchild_whose_parent_exited_is_killed_too(tmp_path: Path, detach: tuple[str]) -> None:
     pidfile = tmp_path / "pids"
-    snapshot = await _walk("normal", "--daemonize", "--pidfile", str(pidfile))
+    snapshot = await _walk("normal", "--daemonize", *detach, "--pidfile", str(pidfile))
     assert snapshot.status == "complete"
     pids = pids_in(pidfile)
     assert len(pids) == 3, "the server, the middle process and the daemon"
@@ -120,8 +131,9 @@ async def test_processes_the_test_started_survive_while_the_servers_escapees_do_
 
     try:
         snapshot = await _walk(
-            "normal", "--spawn-child", "--setsid", "--daemonize", "--pidfile", str(pidfile), on_spawn=start_ours
-        )
+            "normal", "--spawn-child", "--setsid", "--daemonize", "--detach", "--pidfile", str(pidfile),
+            on_spawn=start_ours,
+        )  # fmt: skip
         assert snapshot.status == "complete"
         assert_all_gone(pids_in(pidfile))
         assert groups and orphans and all(alive(pid) for pid in [groups[0].pid, *orphans])
@@ -199,3 +211,84 @@ async def test_an_orphan_born_after_the_last_walk_is_claimed_by_the_session_the_
 
 def _parent(pid: int) -> int:
     return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[1])
+
+
+# The reaper on its own: a server that daemonizes a helper and exits at once, before anyone could look.
+
+_DAEMON_THEN_EXIT = """
+import os, signal, sys
+pidfile, code = sys.argv[1], int(sys.argv[2])
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        null = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        with open(pidfile, "a") as f:
+            f.write(f"{os.getpid()}\\n")
+        while True:
+            signal.pause()
+    os._exit(0)
+os.wait()
+while not open(pidfile).read():
+    pass
+if code < 0:
+    os.kill(os.getpid(), -code)
+sys.exit(code)
+"""
+
+
+async def _spawn(*args: str) -> tuple[anyio.abc.Process, int | None]:
+    return await open_server_process([sys.executable, "-c", *args], env=dict(os.environ), cwd=None)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("code", [0, 3, -signal.SIGTERM], ids=["exits 0", "exits 3", "killed by SIGTERM"])
+async def test_a_daemon_of_a_server_that_exits_at_once_goes_with_it_and_the_status_comes_through(
+    tmp_path: Path, code: int
+) -> None:
+    """Nobody walks this tree: the daemon is the reaper's child from its parent's exit on, and the reaper kills it."""
+    pidfile = tmp_path / "pids"
+    pidfile.touch()
+    process, server = await _spawn(_DAEMON_THEN_EXIT, str(pidfile), str(code))
+    assert server is not None and server != process.pid, "the server runs under its reaper"
+    with anyio.fail_after(30):
+        assert await process.wait() == code
+    [daemon] = pids_in(pidfile)
+    assert_all_gone([daemon, server])
+    await reap(process)
+
+
+@pytest.mark.anyio
+async def test_a_command_that_cannot_be_executed_is_an_oserror_naming_it(tmp_path: Path) -> None:
+    missing = str(tmp_path / "no-such-server")
+    with pytest.raises(FileNotFoundError) as raised:
+        await open_server_process([missing, "--flag"], env=dict(os.environ), cwd=None)
+    assert raised.value.filename == missing
+    not_executable = tmp_path / "server.txt"
+    not_executable.write_text("not a program")
+    with pytest.raises(PermissionError):
+        await open_server_process([str(not_executable)], env=dict(os.environ), cwd=None)
+
+
+_DAEMON_THEN_SERVE = _DAEMON_THEN_EXIT.replace("if code < 0:", "while True:\n    signal.pause()\nif code < 0:")
+
+
+@pytest.mark.anyio
+async def test_the_apps_last_resort_kills_a_live_servers_classic_daemon(tmp_path: Path) -> None:
+    """`ProcessRegistry.kill_all` at the app's exit: the tree is walked while the reaper still holds the daemon."""
+    pidfile = tmp_path / "pids"
+    pidfile.touch()
+    process, server = await _spawn(_DAEMON_THEN_SERVE, str(pidfile), "0")
+    tree = ServerTree(process.pid, server)
+    registry = ProcessRegistry(tmp_path / "sessions")
+    registry.add(process.pid)
+    try:
+        wait_until(lambda: len(pids_in(pidfile)) == 1, what="the daemon")
+        [daemon] = pids_in(pidfile)
+        assert daemon not in tree.seen, "no walk saw it: only the reaper holds it"
+        assert registry.kill_all() == [process.pid]
+        assert_all_gone([daemon, server, process.pid])
+    finally:
+        await tree.kill()
+        await reap(process)

@@ -1,11 +1,21 @@
 """Server processes: every descendant found and killed, and a record of live groups for crash recovery.
 
-`ServerTree` follows every process descended from one stdio server (Linux). A
-kill of the server's process group misses a descendant that called `setsid()`
-or double-forked into a session of its own, so:
+`open_server_process` starts a stdio server under its own reaper (`core.reaper`,
+Linux, run from source): a process that is the server's parent and the child
+subreaper of its tree, so an orphan of the tree becomes the reaper's child however
+short-lived its parent was (fork, setsid, fork, the middle exiting at once) and can
+never leave the tree. A sweep of our own orphans cannot do that: ours include
+processes the server never made (a browser `xdg-open` double-forked for a sign-in,
+another server's), indistinguishable from its daemon once their parents are gone.
 
-- this process becomes a child subreaper (`adopt_orphans`): an orphaned
-  descendant reparents to us instead of to init, and stays findable;
+`ServerTree` follows every process descended from one stdio server (Linux): the
+reaper and everything below it. A kill of the server's process group misses a
+descendant that called `setsid()` or double-forked into a session of its own, so:
+
+- this process becomes a child subreaper too (`adopt_orphans`): what escapes a
+  reaper that was killed first, and a server started without one (a frozen
+  bundle, which has no interpreter to run the reaper with), reparents to us
+  instead of to init, and stays findable;
 - the server's tree is walked while it lives and again when it is killed
   (`/proc/<pid>/task/*/children`, or every process's `/proc/<pid>/stat`);
 - an orphan that became our child is counted in only when it carries a mark
@@ -30,6 +40,7 @@ import functools
 import json
 import os
 import signal
+import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterable
@@ -42,9 +53,18 @@ import anyio.abc
 
 from catalog_inspector.core.files import write_text_safely
 
-__all__ = ["ProcessRegistry", "ServerTree", "adopt_orphans", "kill_group", "reap", "start_time"]
+__all__ = [
+    "ProcessRegistry",
+    "ServerTree",
+    "adopt_orphans",
+    "kill_group",
+    "open_server_process",
+    "reap",
+    "start_time",
+]
 
 REAP_TIMEOUT = 1.0  # seconds; a process that left our group could hold a pipe open
+REAPER_START = 10.0  # seconds for the reaper to start the server and say so; a loaded machine can be slow
 KILL_POLL = 0.01  # seconds between checks that a killed tree is gone
 PR_SET_CHILD_SUBREAPER = 36  # <linux/prctl.h>
 
@@ -68,6 +88,80 @@ async def reap(process: anyio.abc.Process, timeout: float = REAP_TIMEOUT) -> Non
     transport = getattr(getattr(process, "_process", None), "_transport", None)
     if transport is not None:
         transport.close()  # otherwise asyncio closes it at GC, possibly after the loop is gone
+
+
+def _reaper_command() -> list[str] | None:
+    """How to run `core.reaper`, or None where it cannot run (not Linux, a frozen bundle, no interpreter)."""
+    if sys.platform != "linux" or getattr(sys, "frozen", False) or not sys.executable:
+        return None
+    # -I: the server's environment (PYTHONPATH …) is not the reaper's; -S: it needs no site-packages.
+    return [sys.executable, "-I", "-S", str(Path(__file__).with_name("reaper.py"))]
+
+
+async def open_server_process(
+    command: list[str], *, env: dict[str, str], cwd: str | None
+) -> tuple[anyio.abc.Process, int | None]:
+    """Start a stdio server with pipes for its stdio, in a session of its own, under its reaper where one can run.
+
+    Returns the process to talk to and wait for (the reaper, which exits as the server
+    does and with its status) and the server's own pid (None without a reaper).
+
+    Raises:
+        OSError: the server could not be started (missing command, no permission, bad cwd).
+    """
+    pipe = subprocess.PIPE
+    reaper = _reaper_command()
+    if reaper is not None:
+        status_read, status_write = os.pipe()
+        try:
+            process = await anyio.open_process(
+                [*reaper, str(status_write), "--", *command],
+                stdin=pipe, stdout=pipe, stderr=pipe, env=env, cwd=cwd, start_new_session=True,
+                pass_fds=(status_write,),
+            )  # fmt: skip
+        except BaseException:
+            os.close(status_read)
+            raise
+        finally:
+            os.close(status_write)
+        status = await _reaper_status(status_read)
+        if status.startswith(b"+") and status[1:].strip().isdigit():
+            return process, int(status[1:])
+        await _end(process)
+        if status.startswith(b"-") and status[1:].strip().isdigit():
+            errno = int(status[1:])
+            raise OSError(errno, os.strerror(errno), command[0])
+        # The reaper could not run here (no prctl, an interpreter that does not start): start the server alone.
+    process = await anyio.open_process(
+        command, stdin=pipe, stdout=pipe, stderr=pipe, env=env, cwd=cwd, start_new_session=True
+    )
+    return process, None
+
+
+async def _reaper_status(fd: int) -> bytes:
+    """The reaper's one line (b"" if it ended or took too long without one)."""
+    os.set_blocking(fd, False)
+    data = b""
+    try:
+        with anyio.move_on_after(REAPER_START):
+            while not data.endswith(b"\n"):
+                await anyio.wait_readable(fd)
+                try:
+                    chunk = os.read(fd, 64)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    break
+                data += chunk
+    finally:
+        os.close(fd)
+    return data if data.endswith(b"\n") else b""
+
+
+async def _end(process: anyio.abc.Process) -> None:
+    with anyio.CancelScope(shield=True):
+        kill_group(process.pid)
+        await reap(process)
 
 
 def start_time(pid: int) -> str | None:
@@ -204,23 +298,27 @@ class ServerTree:
     """Every process descended from one server, however it left the server's process group or session (Linux).
 
     Attributes:
-        root: the server's pid; it leads its own session and process group.
-        root_start: the server's start time; no descendant is older.
+        root: the process we started, the server's reaper or the server itself; it leads its
+            own session and process group.
+        root_start: its start time; no descendant is older.
         seen: pid -> start time of every process ever seen in the tree.
         ids: session and process group ids seen in the tree (never this process's own).
         pipes: the server's stdio pipes (`pipe:[inode]`); a process holding one got it from the server.
 
-    Elsewhere than on Linux only the server's process group is signalled.
+    `server`: the server's pid when a reaper started it (its fds 0-2 are the pipes: the
+    reaper lets go of two of them). Elsewhere than on Linux only the process group is signalled.
     """
 
-    def __init__(self, root: int) -> None:
+    def __init__(self, root: int, server: int | None = None) -> None:
         self.root = root
         stat = _read_stat(root) if sys.platform == "linux" else None
         self.root_start = stat.start if stat is not None else None
         self.seen: dict[int, int] = {} if stat is None else {root: stat.start}
         self.ids: set[int] = set()
         # Read at once: the server's fds 0-2 are still the pipes we gave it.
-        self.pipes = frozenset(_pipes(root, ("0", "1", "2"))) if stat is not None else frozenset()
+        stdio = ("0", "1", "2")
+        held = _pipes(root, stdio) | (_pipes(server, stdio) if server is not None else set())
+        self.pipes = frozenset(held) if stat is not None else frozenset()
         self._ours = {os.getpid(), os.getpgid(0), os.getsid(0)}
         _LIVE[root] = self
         self.refresh()
@@ -354,11 +452,16 @@ class ProcessRegistry:
         self._save()
 
     def kill_all(self) -> list[int]:
-        """Kill every group this instance still records (the last resort at exit)."""
-        killed = [pid for pid in list(self.groups) if kill_group(pid, signal.SIGKILL)]
-        for pid in self.groups:
-            if (tree := _LIVE.get(pid)) is not None:
-                tree.signal(signal.SIGKILL)  # and whatever of its tree left the group
+        """Kill every group this instance still records, and the rest of each tree (the last resort at exit)."""
+        killed: list[int] = []
+        for pid in list(self.groups):
+            tree = _LIVE.get(pid)
+            if tree is not None:
+                # The tree first, whatever of it left the group too: it is walked before anything in it
+                # dies, while the server's reaper still holds every orphan as its child.
+                tree.signal(signal.SIGKILL)
+            if kill_group(pid, signal.SIGKILL) or tree is not None:
+                killed.append(pid)
         self.groups.clear()
         with self._lock:
             self._written = self._version = self._version + 1  # a write still queued must not bring it back

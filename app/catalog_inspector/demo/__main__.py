@@ -58,11 +58,19 @@ def main(argv: list[str] | None = None) -> None:
         help="start a grandchild the way a daemon does: a double fork into a new session, its parent exits "
         "(it keeps this server's stdio, as `nohup` or a detached child with inherited stdio does)",
     )
+    parser.add_argument(
+        "--detach",
+        action="store_true",
+        help="with --daemonize: the grandchild lets go of this server's stdio (/dev/null instead), as a classic "
+        "daemon does, so nothing it holds ties it to the server",
+    )
     parser.add_argument("--stubborn", action="store_true", help="ignore SIGTERM and keep running after stdin closes")
     parser.add_argument("--stderr-flood", type=int, default=0, metavar="N", help="write N log lines at start")
     args = parser.parse_args(argv)
     if args.setsid and not args.spawn_child:
         parser.error("--setsid applies to --spawn-child")
+    if args.detach and not args.daemonize:
+        parser.error("--detach applies to --daemonize")
     for n in range(args.stderr_flood):
         print(f"[demo] flood line {n}", file=sys.stderr)
     if args.stubborn:
@@ -74,7 +82,7 @@ def main(argv: list[str] | None = None) -> None:
         child = subprocess.Popen([sys.executable, "-c", "import signal; signal.pause()"], start_new_session=args.setsid)
         pids.append(child.pid)
     if args.daemonize:
-        pids += _daemonize()
+        pids += _daemonize(detach=args.detach)
     if args.pidfile is not None:
         with args.pidfile.open("a") as handle:
             handle.write("".join(f"{pid}\n" for pid in pids))
@@ -102,11 +110,13 @@ def main(argv: list[str] | None = None) -> None:
             signal.pause()
 
 
-def _daemonize() -> list[int]:
+def _daemonize(detach: bool = False) -> list[int]:
     """Double-fork a grandchild into a session of its own and let its parent exit; returns both pids.
 
     When this returns the grandchild is an orphan: outside this server's group and
     session, and no longer its descendant; only a subreaper above us can still adopt it.
+    The middle process lives for a moment only, so no walk of the server's tree sees it;
+    with `detach` the grandchild also holds none of the server's stdio.
     """
     read_end, write_end = os.pipe()
     middle = os.fork()
@@ -117,6 +127,11 @@ def _daemonize() -> list[int]:
             daemon = os.fork()
             if daemon == 0:
                 os.close(write_end)
+                if detach:
+                    null = os.open(os.devnull, os.O_RDWR)
+                    for fd in (0, 1, 2):
+                        os.dup2(null, fd)
+                    os.close(null)
                 while True:  # runs until killed
                     signal.pause()
             os.write(write_end, b"%d" % daemon)

@@ -32,9 +32,9 @@ from catalog_inspector.core.drift.severity import (
     SCHEMA_LISTS,
     SCHEMA_MAPS,
     SCHEMA_ONE,
+    ItemJudge,
     Op,
     Severity,
-    classify,
     describe_pointer,
     escape,
     segments,
@@ -295,47 +295,68 @@ def _field_kind(list_name: str, field: str) -> _Kind:
 
 _Raw = tuple[tuple[str, ...], Op, Any, Any]
 
+# How deep the walk compares a dict or array whole (C-level `==`) before going inside it. An
+# equal subtree is skipped at C speed, but each compare covers everything below it, so one
+# at every level made a schema nested d deep with wide siblings cost d × its size (n·d, and
+# d grows with n). Up to this depth, where real schemas live, nothing is compared more than
+# this many times; below it the walk only goes inside, and the cost stays linear at any depth.
+COMPARED_LEVELS = 16
 
-def _walk(old: Any, new: Any, kind: _Kind, at: tuple[str, ...], out: list[_Raw]) -> None:
-    """Append the ops that turn `old` into `new` (known to differ), in an order that applies in sequence."""
-    if isinstance(old, dict) and isinstance(new, dict) and kind is not _Kind.OPAQUE:
+
+def _walk(old: Any, new: Any, kind: _Kind, at: list[str], out: list[_Raw]) -> None:
+    """Append the ops that turn `old` into `new`, in an order that applies in sequence (`at`: the path here)."""
+    into_dicts = isinstance(old, dict) and isinstance(new, dict) and kind is not _Kind.OPAQUE
+    into_lists = isinstance(old, list) and isinstance(new, list) and kind in (_Kind.LIST, _Kind.SCHEMA_LIST)
+    if not (into_dicts or into_lists):
+        if old != new:
+            out.append((tuple(at), "replace", old, new))
+        return
+    if len(at) < COMPARED_LEVELS and old == new:
+        return
+    if into_dicts:
         if kind is _Kind.SCHEMA_LIST:  # `items` as one schema
             kind = _Kind.SCHEMA
         for key, value in old.items():
             if key not in new:
                 out.append(((*at, key), "remove", value, ABSENT))
-            elif value != new[key]:
-                _walk(value, new[key], _child_kind(kind, key), (*at, key), out)
+            else:
+                at.append(key)
+                _walk(value, new[key], _child_kind(kind, key), at, out)
+                at.pop()
         out.extend(((*at, key), "add", ABSENT, value) for key, value in new.items() if key not in old)
-    elif isinstance(old, list) and isinstance(new, list) and kind in (_Kind.LIST, _Kind.SCHEMA_LIST):
-        element = _Kind.SCHEMA if kind is _Kind.SCHEMA_LIST else _Kind.VALUE
-        common = min(len(old), len(new))
-        for i in range(common):
-            if old[i] != new[i]:
-                _walk(old[i], new[i], element, (*at, str(i)), out)
-        # Removals from the tail down, additions upwards: each index is valid when its turn comes.
-        out.extend(((*at, str(i)), "remove", old[i], ABSENT) for i in range(len(old) - 1, common - 1, -1))
-        out.extend(((*at, str(i)), "add", ABSENT, new[i]) for i in range(common, len(new)))
-    else:
-        out.append((at, "replace", old, new))
+        return
+    element = _Kind.SCHEMA if kind is _Kind.SCHEMA_LIST else _Kind.VALUE
+    common = min(len(old), len(new))
+    for i in range(common):
+        at.append(str(i))
+        _walk(old[i], new[i], element, at, out)
+        at.pop()
+    # Removals from the tail down, additions upwards: each index is valid when its turn comes.
+    out.extend(((*at, str(i)), "remove", old[i], ABSENT) for i in range(len(old) - 1, common - 1, -1))
+    out.extend(((*at, str(i)), "add", ABSENT, new[i]) for i in range(common, len(new)))
 
 
 def diff_item(list_name: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> tuple[Change, ...]:
-    """Every difference between two definitions of one item, with severities for `list_name`."""
+    """Every difference between two definitions of one item, with severities for `list_name`.
+
+    Linear in the items' size: no value is compared more than `COMPARED_LEVELS` times,
+    and the context an op is judged by is looked up once per item (`ItemJudge`).
+    """
     if old == new:
         return ()
     raws: list[tuple[str, _Raw]] = []
     for field, value in old.items():
         if field not in new:
             raws.append((field, ((), "remove", value, ABSENT)))
-        elif value != new[field]:
+        else:
             found: list[_Raw] = []
-            _walk(value, new[field], _field_kind(list_name, field), (), found)
+            _walk(value, new[field], _field_kind(list_name, field), [], found)
             raws.extend((field, raw) for raw in found)
     raws.extend((field, ((), "add", ABSENT, value)) for field, value in new.items() if field not in old)
+    judge = ItemJudge(list_name, old, new)
     changes = []
     for field, (at, op, before, after) in raws:
-        severity, reason = classify(list_name, field, at, op, before, after, old, new)
+        severity, reason = judge.classify(field, at, op, before, after)
         pointer = "".join("/" + escape(segment) for segment in at)
         changes.append(Change(field, pointer, op, before, after, severity, reason))
     return tuple(changes)

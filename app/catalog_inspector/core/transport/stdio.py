@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import enum
 import signal
-import subprocess
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
@@ -33,7 +32,7 @@ from mcp.shared.message import SessionMessage
 
 from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error
-from catalog_inspector.core.processes import ServerTree, adopt_orphans, reap
+from catalog_inspector.core.processes import ServerTree, adopt_orphans, open_server_process, reap
 from catalog_inspector.core.transport.classify import TOO_DEEP, too_deep
 from catalog_inspector.core.transport.sizes import ResponseSizes
 from catalog_inspector.core.transport.wire import NotJson, parse_message
@@ -170,16 +169,9 @@ async def bounded_stdio_client(
     env = get_default_environment() | dict(spec.env)
     first_line = log.total  # this process's own stderr starts here (the log spans sessions)
     adopt_orphans()  # before the spawn: the server's orphans must come to us, not to init
-    process = await anyio.open_process(
-        [spec.command, *spec.args],
-        env=env,
-        cwd=spec.cwd,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    tree = ServerTree(process.pid)
+    # Under its reaper where one can run (see `open_server_process`): `process` is then the reaper.
+    process, server_pid = await open_server_process([spec.command, *spec.args], env=env, cwd=spec.cwd)
+    tree = ServerTree(process.pid, server_pid)
     if on_spawn is not None:
         try:
             on_spawn(process.pid)
