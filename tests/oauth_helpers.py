@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
 
+from tests import cli_runner
 from tests.helpers import ROOT, serving
 
 KEYRING_BACKEND = "tests.fixtures.file_keyring.FileKeyring"
@@ -81,15 +82,7 @@ def cli_env(tmp_path: Path, keyring_backend: str = KEYRING_BACKEND) -> dict[str,
 
 
 def run_cli(env: dict[str, str], *args: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "catalog_inspector", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env=env,
-        cwd=ROOT,
-        stdin=subprocess.DEVNULL,
-    )
+    return cli_runner.run_cli(*args, env=env, cwd=ROOT, timeout=timeout)
 
 
 def kept(tmp_path: Path) -> dict[str, str]:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.cli_runner import run_cli
 from tests.helpers import DEMO, assert_all_gone, http_demo, pids_in, wait_until
 
 CLI = (sys.executable, "-m", "catalog_inspector")
@@ -18,7 +19,7 @@ PAGE_KEYS = {"index", "cursor", "next_cursor", "items", "names", "bytes", "laten
 
 
 def run(*args: str, timeout: float = 60) -> tuple[int, dict[str, Any] | None, str]:
-    proc = subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    proc = run_cli(*args, timeout=timeout)
     document = json.loads(proc.stdout) if proc.stdout.strip() else None
     return proc.returncode, document, proc.stderr
 

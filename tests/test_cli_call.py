@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from catalog_inspector.demo.server import CALL_CRASH_EXIT, CALL_ERROR_CODE, CALL_ERROR_MESSAGE
+from tests.cli_runner import run_cli
 from tests.helpers import assert_all_gone, http_demo, pids_in
-from tests.test_cli import CLI, demo
+from tests.test_cli import demo
 
 DOC_KEYS = {
     "format",
@@ -30,14 +30,7 @@ PROBLEM_KEYS = {"path", "message", "keyword"}
 
 def call(*args: str, stdin: str | None = None, timeout: float = 60) -> tuple[int, dict[str, Any] | None, str]:
     """Run `call ARGS…`; the exit code, the document (None when stdout is empty) and stderr."""
-    proc = subprocess.run(
-        [*CLI, "call", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        input=stdin,
-        stdin=None if stdin is not None else subprocess.DEVNULL,
-    )
+    proc = run_cli("call", *args, timeout=timeout, stdin=None if stdin is None else stdin.encode())
     document = json.loads(proc.stdout) if proc.stdout.strip() else None
     if document is not None:
         assert set(document) == DOC_KEYS, "exactly the documented keys, whatever the outcome"

@@ -17,6 +17,7 @@ import pytest
 
 from catalog_inspector.cli.check import OutOfTime, within
 from catalog_inspector.core.drift import diff_catalogs
+from tests.cli_runner import run_cli
 from tests.helpers import pids_in, wait_until
 from tests.test_cli import CLI, demo
 
@@ -87,7 +88,7 @@ def test_a_comparison_that_outlasts_the_deadline_ends_check_with_exit_4_timeout(
     the alarm that ends it is seen pending before the process goes on (SIGCONT)."""
     server = demo("many", "--tools", "1000", "--page-size", "250")
     base = tmp_path / "base.json"
-    made = subprocess.run([*CLI, "snapshot", "--out", str(base), *server], capture_output=True, text=True, timeout=120)
+    made = run_cli("snapshot", "--out", str(base), *server, timeout=120)
     assert made.returncode == 0, made.stderr
     document = json.loads(base.read_text())
     for tool in document["tools"]:  # every tool changed in many places: the comparison takes a while

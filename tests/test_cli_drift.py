@@ -9,14 +9,15 @@ from typing import Any
 
 import pytest
 
+from tests.cli_runner import run_cli
 from tests.helpers import DEMO
-from tests.test_cli import CLI, demo
+from tests.test_cli import demo
 
 DIFF_KEYS = {"added", "removed", "changed", "moved", "resources", "resource_templates", "prompts"}
 
 
 def cli(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    return run_cli(*args, timeout=timeout)
 
 
 def snapshot_file(path: Path, *server: str) -> Path:

@@ -19,12 +19,13 @@ from typing import Any
 
 import pytest
 
+from tests.cli_runner import run_cli
 from tests.helpers import DEMO, wait_until
 from tests.test_cli import CLI
 
 
 def run(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    return run_cli(*args, timeout=timeout)
 
 
 def config_with(tmp_path: Path, entry: dict[str, Any]) -> Path:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -30,9 +29,9 @@ from typing import Any
 
 import pytest
 
+from tests import cli_runner
 from tests.helpers import DEMO, ROOT, assert_all_gone, hostile_http, http_demo, pids_in
 
-PEAK = (sys.executable, "-m", "tests.fixtures.peak")
 MIB = 1024 * 1024
 STARTUP = 15.0  # seconds for two interpreters to start and import on a loaded CI machine
 TIMEOUT = 3.0  # --timeout of every case unless it says otherwise
@@ -163,10 +162,7 @@ class Run:
 def run_cli(args: list[str], tmp: Path, env: dict[str, str] | None = None) -> Run:
     peak = tmp / "peak"
     started = time.monotonic()
-    proc = subprocess.run(
-        [*PEAK, str(peak), "snapshot", *args], capture_output=True, stdin=subprocess.DEVNULL, cwd=ROOT, env=env,
-        timeout=180,
-    )  # fmt: skip
+    proc = cli_runner.run_cli("snapshot", *args, env=env, cwd=ROOT, timeout=180, text=False, peak=peak)
     wall = time.monotonic() - started
     out = proc.stdout
     document = json.loads(out) if out.strip() else None

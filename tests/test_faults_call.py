@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from catalog_inspector.demo.catalog import CATASTROPHIC_TEXT
+from tests.cli_runner import run_cli
 from tests.helpers import DEMO, ROOT, assert_all_gone, pids_in, wait_gone, wait_until
 from tests.test_cli import CLI
 
@@ -156,5 +157,5 @@ def test_a_check_within_its_budget_still_judges_the_result() -> None:
 
 
 def test_the_check_budget_is_a_positive_number() -> None:
-    proc = subprocess.run([*CLI, "call", "echo", "--check-budget", "0", *HOSTILE], capture_output=True, text=True)
+    proc = run_cli("call", "echo", "--check-budget", "0", *HOSTILE)
     assert proc.returncode == 2 and "must be greater than 0" in proc.stderr

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -25,9 +23,9 @@ from pathlib import Path
 import pytest
 
 from catalog_inspector.core.files import MAX_ARGUMENTS_BYTES, MAX_CONFIG_BYTES, MAX_JSONC_BYTES, MAX_SNAPSHOT_BYTES
+from tests import cli_runner
 from tests.helpers import DEMO, ROOT
 
-PEAK = (sys.executable, "-m", "tests.fixtures.peak")
 MIB = 1024 * 1024
 STARTUP = 30.0  # seconds for the interpreter to start and import on a loaded 2-core machine
 GUARD = 3 * 1024 * MIB  # RLIMIT_AS of the CLI under test: far above a fixed reader, far below the machine
@@ -42,18 +40,11 @@ class Run:
     peak: int
 
 
-def _guard() -> None:
-    resource.setrlimit(resource.RLIMIT_AS, (GUARD, GUARD))
-
-
 def run_cli(args: list[str], tmp: Path, stdin: Path | None = None) -> Run:
     peak = tmp / "peak"
     peak.unlink(missing_ok=True)
     started = time.monotonic()
-    with open(stdin or os.devnull, "rb") as source:
-        proc = subprocess.run(
-            [*PEAK, str(peak), *args], capture_output=True, stdin=source, cwd=ROOT, timeout=120, preexec_fn=_guard
-        )
+    proc = cli_runner.run_cli(*args, stdin=stdin, cwd=ROOT, timeout=120, text=False, peak=peak, rlimit_as=GUARD)
     wall = time.monotonic() - started
     return Run(proc.returncode, proc.stdout.decode(), proc.stderr.decode(), wall, int(peak.read_text() or 0))
 
@@ -62,8 +53,7 @@ def run_cli(args: list[str], tmp: Path, stdin: Path | None = None) -> Run:
 def snapshot(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A real snapshot of the demo server, to put next to a bad one."""
     path = tmp_path_factory.mktemp("snapshot") / "good.json"
-    proc = subprocess.run([*PEAK, str(path.with_suffix(".peak")), "snapshot", "--out", str(path), "--", *DEMO],
-                          capture_output=True, cwd=ROOT, timeout=120)  # fmt: skip
+    proc = cli_runner.run_cli("snapshot", "--out", str(path), "--", *DEMO, cwd=ROOT, timeout=120)
     assert proc.returncode == 0, proc.stderr
     return path
 

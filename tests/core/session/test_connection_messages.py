@@ -21,6 +21,7 @@ import pytest
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind, reason, transport_hint
 from catalog_inspector.core.session import SessionWorker
+from tests import cli_runner
 from tests.helpers import http_demo
 
 LIMITS = Limits(request_timeout=5.0, deadline=30.0)
@@ -153,7 +154,7 @@ async def test_an_http_error_status_names_the_status_instead_of_the_sdks_stand_i
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     command = [*CLI, "snapshot", "--timeout", "2", "--deadline", "20", *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    return cli_runner.run_cli(*command[len(CLI) :], timeout=60)
 
 
 def test_the_cli_summary_says_refused_with_host_and_port() -> None:
