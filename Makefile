@@ -15,8 +15,10 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/mcp-catalog-inspector $(ARGS)
 
+# One worker per core (pytest-xdist), each with its own Qt app, zygote and ports; WORKERS=0 runs in-process.
+WORKERS ?= auto
 test: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest $(PYTEST_ARGS)
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n $(WORKERS) $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/bench_walk.py $(BENCH_ARGS)

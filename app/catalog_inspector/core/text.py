@@ -19,6 +19,20 @@ def _escape(char: str) -> str:
     return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
+# Only these can be hidden; the rest (printable ASCII) is passed over at C speed by the regex engine.
+_CANDIDATE = re.compile(r"[^\x20-\x7e]")
+
+
+def _shown(match: re.Match[str]) -> str:
+    char = match.group()
+    return _escape(char) if unicodedata.category(char) in _HIDDEN_CATEGORIES else char
+
+
+def _shown_keeping_lines(match: re.Match[str]) -> str:
+    char = match.group()
+    return char if char in "\n\t" else _shown(match)
+
+
 def visible(text: str, limit: int | None = None, keep_newlines: bool = False) -> str:
     """`text` with every invisible or direction-changing character written out as `\\uXXXX`."""
     if limit is not None and len(text) > limit:
@@ -29,15 +43,7 @@ def visible(text: str, limit: int | None = None, keep_newlines: bool = False) ->
     probe = text.replace("\n", "").replace("\t", "") if keep_newlines else text
     if probe.isprintable():  # fast path (C speed): every hidden category is non-printable
         return text + suffix
-    out = []
-    for char in text:
-        if keep_newlines and char in "\n\t":
-            out.append(char)
-        elif unicodedata.category(char) in _HIDDEN_CATEGORIES:
-            out.append(_escape(char))
-        else:
-            out.append(char)
-    return "".join(out) + suffix
+    return _CANDIDATE.sub(_shown_keeping_lines if keep_newlines else _shown, text) + suffix
 
 
 def _json_escape(char: str) -> str:

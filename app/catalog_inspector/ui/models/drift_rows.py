@@ -37,6 +37,9 @@ class DriftModel(FlatTableModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(HEADERS, parent)
         self._rows: Sequence[DriftRow] = ()
+        # A cell's text, made once: an old or new value can be a megabyte of JSON, and a view asks
+        # for the same cell on every repaint (display, tooltip, full text).
+        self._texts: dict[tuple[int, int, bool], str] = {}
 
     @property
     def rows(self) -> Sequence[DriftRow]:
@@ -46,6 +49,7 @@ class DriftModel(FlatTableModel):
         """Show these rows (made off the GUI thread with the diff: see `drift.rows_of`)."""
         self.beginResetModel()
         self._rows = rows
+        self._texts = {}
         self.endResetModel()
 
     def row_at(self, row: int) -> DriftRow | None:
@@ -60,16 +64,23 @@ class DriftModel(FlatTableModel):
             return None
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(row, column)
+            return self._text(index.row(), row, column, False)
         if role == Qt.ItemDataRole.BackgroundRole and column == SEVERITY:
             return QBrush(QColor(SEVERITY_COLORS[row.severity]))
         if role == Qt.ItemDataRole.ToolTipRole and column in (ITEM, POINTER, OLD, NEW, REASON):
-            return tooltip(self._full(row, column))
+            return tooltip(self._text(index.row(), row, column, True))
         if role == Role.FULL_TEXT:
-            return self._full(row, column)
+            return self._text(index.row(), row, column, True)
         if role == Role.RAW:
             return row
         return None
+
+    def _text(self, number: int, row: DriftRow, column: int, full: bool) -> str:
+        key = (number, column, full)
+        text = self._texts.get(key)
+        if text is None:
+            text = self._texts[key] = self._full(row, column) if full else self._display(row, column)
+        return text
 
     def _full(self, row: DriftRow, column: int) -> str:
         if column == OLD:
