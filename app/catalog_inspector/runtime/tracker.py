@@ -122,6 +122,11 @@ class DriftTracker(QObject):
             table.pop(name, None)
         self._spawn(self._collide(), "", "compare tool names across servers", True)
 
+    def _follows(self, spec: ServerSpec) -> bool:
+        """The server of this entry is still tracked: the configuration neither dropped nor replaced it."""
+        supervisor = self._supervisors.get(spec.name)
+        return supervisor is not None and supervisor.spec == spec
+
     def report_for(self, supervisor: ServerSupervisor) -> DriftReport | None:
         """The report of the catalog the server shows now (None while it is being made): matched by identity."""
         name = supervisor.spec.name
@@ -183,14 +188,14 @@ class DriftTracker(QObject):
         async with self._lock(name):
             try:
                 report, pins = await self._offload.run(self._report, spec, previous, snapshot, after_stale)
-                self.pins[name] = pins
             except OffloadClosed:
                 return  # shutting down
             except Exception as exc:  # a damaged file must not cost the user the catalog: it comes without drift
                 self._messages.error(f"could not compare with the history: {failure_words(exc)}", name)
-                report = DriftReport(taken_at=snapshot.taken_at, after_stale=after_stale)
-            if self._supervisors.get(name) is None:
-                return  # the configuration dropped the server meanwhile
+                report, pins = DriftReport(taken_at=snapshot.taken_at, after_stale=after_stale), self.pins.get(name)
+            if not self._follows(spec):
+                return  # the configuration dropped or replaced the server meanwhile
+            self.pins[name] = pins
             self.reports[name] = report
             self._reported[name] = snapshot
             self.report_ready.emit(name)
@@ -218,12 +223,15 @@ class DriftTracker(QObject):
         if self.history is None:
             return
         try:
-            self.entries[spec.name] = await self._offload.run(self.history.entries, spec)
+            entries = await self._offload.run(self.history.entries, spec)
         except OffloadClosed:
             return
         except OSError as exc:
             self._messages.error(f"could not list the kept snapshots: {failure_words(exc)}", spec.name)
             return
+        if not self._follows(spec):
+            return  # another command's snapshots (the configuration replaced the entry meanwhile), or no one's
+        self.entries[spec.name] = entries
         self.history_changed.emit(spec.name)
 
     async def _collide(self) -> None:
