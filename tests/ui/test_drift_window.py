@@ -58,7 +58,7 @@ def test_a_drifting_server_marks_the_tree_keeps_ghosts_and_lists_every_change(
     harness: Harness, qtbot, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]
     spec = demo_spec("drift", "--state", str(tmp_path / "walks.json"), name="drifting")
-    window = harness.window([spec], history=History(tmp_path / "history"))
+    window = harness.window([spec, demo_spec("normal", name="other")], history=History(tmp_path / "history"))
     wait_for(qtbot, lambda: reported(window))
     assert window.presenter is not None and window.presenter.report is not None
     assert window.presenter.report.diff is None, "the first catalog has nothing to compare with"
@@ -94,6 +94,18 @@ def test_a_drifting_server_marks_the_tree_keeps_ghosts_and_lists_every_change(
     row = next(i for i, r in enumerate(rows) if r[4] == "/properties/repeat/type")
     view.selectRow(row)
     assert window.findChild(QPlainTextEdit, "driftOld").toPlainText() == '"integer"'
+    assert window.findChild(QPlainTextEdit, "driftNew").toPlainText() == '"string"'
+    # The selection is the server's: an approval redraws the table, another server is shown and this
+    # one again, and the same change is still the one selected.
+    presenter = window.presenter
+    assert presenter is not None
+    qtbot.mouseClick(window.findChild(QPushButton, "approveButton"), Qt.MouseButton.LeftButton)
+    wait_for(qtbot, lambda: presenter.report is not None and presenter.report.pins is not None)
+    assert [index.row() for index in view.selectionModel().selectedRows()] == [row]
+    assert window.select_server("other")
+    wait_for(qtbot, lambda: window.presenter is not presenter)
+    assert window.select_server("drifting")
+    assert [index.row() for index in view.selectionModel().selectedRows()] == [row]
     assert window.findChild(QPlainTextEdit, "driftNew").toPlainText() == '"string"'
 
     accept_refresh(window, qtbot)

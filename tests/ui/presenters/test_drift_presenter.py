@@ -39,9 +39,9 @@ def row(rows: tuple[DriftRow, ...], key: str, pointer: str = "") -> DriftRow:
     return next(r for r in rows if r.key == key and r.pointer == pointer)
 
 
-def key_of(change: DriftRow) -> tuple[str, str, str]:
+def key_of(change: DriftRow) -> tuple[str, str, str, str]:
     """What the table keeps selected of a change."""
-    return change.key, change.field, change.pointer
+    return change.list_name, change.key, change.field, change.pointer
 
 
 class Counted:
@@ -86,7 +86,7 @@ def test_a_comparison_replaces_the_report_until_asked_back_and_the_selection_fol
 ) -> None:
     _app, presenter, drift, _history = drifting(rig, tmp_path)
     qtbot = rig.qtbot
-    drift.selected = ("echo", "description", "")  # what the table had selected
+    drift.selected = ("tools", "echo", "description", "")  # what the table had selected
     refreshed(rig, presenter, drift)
     assert drift.selected is None, "a new report is a new table: nothing in it is selected yet"
 
@@ -104,7 +104,7 @@ def test_a_comparison_replaces_the_report_until_asked_back_and_the_selection_fol
     refreshed(rig, presenter, drift)
     assert counted.counts["report_changed"] == 1 and counted.counts["comparison_changed"] == 0
     assert drift.comparison is comparison, "a refresh does not take away the comparison on screen"
-    assert drift.selected == ("added_in_walk_1", "", ""), "nor its selection"
+    assert drift.selected == ("tools", "added_in_walk_1", "", ""), "nor its selection"
 
     with qtbot.waitSignal(drift.comparison_changed, timeout=1_000):
         drift.show_report()

@@ -22,7 +22,7 @@ class DriftPresenter(QObject):
 
     Attributes:
         comparison: the comparison the person asked for and is looking at, or None (the last refresh's report).
-        selected: the key of the change selected in the table (the item's key, field, pointer), kept per server.
+        selected: the key of the change selected in the table (its list, the item's key, field, pointer), kept per server.
 
     Signals:
         report_changed(): `report` changed (a new catalog's first report).
@@ -48,7 +48,7 @@ class DriftPresenter(QObject):
         self._tracker = tracker
         self._messages = messages
         self.comparison: Comparison | None = None
-        self.selected: tuple[str, str, str] | None = None
+        self.selected: tuple[str, str, str, str] | None = None
         tracker.report_ready.connect(self._on_tracker_report_ready)
         tracker.approval_changed.connect(self._on_tracker_approval_changed)
         tracker.history_changed.connect(self._on_tracker_history_changed)
@@ -100,6 +100,10 @@ class DriftPresenter(QObject):
             self.comparison = None
             self.selected = None
             self.comparison_changed.emit()
+
+    def select(self, key: tuple[str, str, str, str] | None) -> None:
+        """The change the person selected in the table (its list, item, field and pointer), kept for this server."""
+        self.selected = key
 
     def delete(self, entry: Entry) -> None:
         self._tracker.delete(self.name, entry)

@@ -278,11 +278,16 @@ class DriftPane(QWidget):
         self.new_view.clear()
         self.reason.clear()
         if self.model.rowCount():
-            self.view.selectRow(0)
+            # The change this server had selected, when this diff still has it; else the worst one.
+            wanted = self.presenter.selected if self.presenter is not None else None
+            found = next((n for n, row in enumerate(rows) if _key_of(row) == wanted), 0) if wanted else 0
+            self.view.selectRow(found)
 
     def _on_view_selection_changed(self, _selected: QItemSelection, _deselected: QItemSelection) -> None:
         rows = self.view.selectionModel().selectedRows()
         row = self.model.row_at(rows[0].row()) if rows else None
+        if self.presenter is not None and row is not None:
+            self.presenter.select(_key_of(row))
         if row is None:
             self.old_view.clear()
             self.new_view.clear()
@@ -320,3 +325,7 @@ class DriftPane(QWidget):
 
     def _on_keep_editing_finished(self) -> None:
         self.keep_changed.emit(self.keep.value())
+
+
+def _key_of(row: DriftRow) -> tuple[str, str, str, str]:
+    return (row.list_name, row.key, row.field, row.pointer)
