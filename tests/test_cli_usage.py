@@ -14,6 +14,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -187,3 +188,21 @@ def test_a_mistyped_command_names_the_commands_and_the_one_meant(word: str, gues
         f"mcp-catalog-inspector: error: {word!r} is not a command{guess} "
         "(commands: snapshot, diff, check, call, signout; mcp-catalog-inspector --help lists them)"
     )
+
+
+# A command's process would otherwise spend 0.6-1.0 s after its last word in the interpreter's
+# teardown collections over the SDK's objects (issue 20, point 11; timed in bench_quit.py).
+EXIT_PROBE = """
+import atexit, gc, sys
+from catalog_inspector.main import main
+atexit.register(lambda: print("frozen", gc.get_freeze_count(), flush=True))
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("command", [["diff", "missing.json", "missing.json"], ["snapshto"]])
+def test_a_command_leaves_its_objects_out_of_the_last_collections(command: list[str]) -> None:
+    done = subprocess.run([sys.executable, "-c", EXIT_PROBE, *command], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done.stderr
+    frozen = int(done.stdout.split()[-1])
+    assert frozen > 10_000, "the interpreter's teardown would rescan every object the command made"

@@ -47,9 +47,19 @@ def environment_names(spec: ServerSpec) -> tuple[list[str], list[str]]:
     return inherited, sorted(spec.env)
 
 
-EXIT_GRACE = 1.0  # seconds for the server to exit on its own after stdin closes
-TERM_GRACE = 1.0  # seconds after SIGTERM before SIGKILL
-QUICK_GRACE = 0.15  # seconds between SIGTERM and SIGKILL when the app quits
+# A server is ended in bounded steps, all of them well within the 0.5 s a person waits for a quit
+# (issue 20): the CLI exits, and the app quits, only once its servers are gone.
+# Close stdin, then wait EXIT_GRACE: a server that stops at the end of its input has done its own
+# shutdown in milliseconds (an SDK 2.3 MCPServer has returned from `run` and run its atexit handlers
+# 3 ms after EOF). What it does next is the interpreter's teardown: garbage collections over the SDK's
+# and pydantic's objects, 0.4-0.9 s on the 2-core machine, which the SDK's own client waits out (it
+# gives 2 s). A signal then cuts only that: nothing the server meant to do is lost. 0.2 s is ten
+# times what a prompt exit took on a loaded machine.
+EXIT_GRACE = 0.2
+# SIGTERM the tree, then wait TERM_GRACE: for a server that handles SIGTERM itself (uvicorn, node) to
+# run its handler; what still runs after it is killed. The quitting app sends SIGTERM with the stdin
+# close: together 0.35 s at worst, plus the kill and the reaping (~10 ms), under 0.5 s for any server.
+TERM_GRACE = 0.15
 WALK_FIRST = 0.05  # seconds from the spawn to the first walk of the server's process tree
 WALK_MAX = 1.0  # seconds between walks later: the interval doubles up to this
 STDERR_GATHER = 0.01  # seconds the stderr reader waits for more after each read
@@ -105,7 +115,11 @@ class ServerLog:
 
 
 class Goodbye(enum.Enum):
-    """How a session's server process is ended when the session closes."""
+    """How a session's server process is ended when the session closes.
+
+    A close under way follows a later, hastier goodbye: an app that quits while a
+    replaced session closes politely waits out nobody's grace period.
+    """
 
     POLITE = "polite"  # the SDK's order: close stdin, wait, SIGTERM the group, wait, SIGKILL the group
     QUICK = "quick"  # the app is quitting: close stdin and SIGTERM together, a short wait, then SIGKILL
@@ -178,93 +192,132 @@ async def bounded_stdio_client(
         except BaseException:
             # Not recorded anywhere: nobody else could ever stop it.
             with anyio.CancelScope(shield=True):
-                await _shutdown(process, tree, Goodbye.NOW)
+                await _shutdown(process, tree, Faults(goodbye=Goodbye.NOW))
             raise
-    read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-    write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
-    stdout_done = anyio.Event()
-    stderr_done = anyio.Event()
-    shutting_down = False
+    link = _StdioLink(
+        process, tree, max_line_bytes=max_line_bytes, log=log, faults=faults, sizes=sizes, first_line=first_line
+    )
+    async with anyio.create_task_group() as tg:
+        link.start(tg)
+        try:
+            yield link.read_stream, link.write_stream
+        finally:
+            with anyio.CancelScope(shield=True):
+                await link.close()
+                if on_exit is not None:
+                    on_exit(process.pid)
+            tg.cancel_scope.cancel()
 
-    def exited() -> CatalogError:
+
+class _StdioLink:
+    """One running stdio server and the tasks that speak to it: its stdout read into messages, what the
+    session sends written to its stdin, its stderr gathered into the log, its exit watched.
+
+    Attributes:
+        process: the process we talk to and wait for (the server's reaper, or the server itself).
+        tree: every process descended from it.
+        read_stream: the messages read from stdout (or the exceptions the SDK is to see), for the session.
+        write_stream: what the session sends, for stdin.
+        first_line: where this process's own stderr starts in `log` (the log spans sessions).
+        shutting_down: the session is closing: the process ending from now on is no fault.
+    """
+
+    def __init__(
+        self,
+        process: anyio.abc.Process,
+        tree: ServerTree,
+        *,
+        max_line_bytes: int,
+        log: ServerLog,
+        faults: Faults,
+        sizes: ResponseSizes | None,
+        first_line: int,
+    ) -> None:
+        self.process = process
+        self.tree = tree
+        self.first_line = first_line
+        self.shutting_down = False
+        self._max_line_bytes = max_line_bytes
+        self._log = log
+        self._faults = faults
+        self._sizes = sizes
+        self._read_writer, self.read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+        self.write_stream, self._write_reader = anyio.create_memory_object_stream[SessionMessage](0)
+        self._stdout_done = anyio.Event()
+        self._stderr_done = anyio.Event()
+
+    def start(self, tg: anyio.abc.TaskGroup) -> None:
+        tg.start_soon(self._read_stdout)
+        tg.start_soon(self._gather_stderr)
+        tg.start_soon(self._write_stdin)
+        tg.start_soon(self._watch_exit)
+
+    async def close(self) -> None:
+        """End the server as `faults.goodbye` says, then close both streams (call shielded)."""
+        self.shutting_down = True
+        await _shutdown(self.process, self.tree, self._faults)
+        await self.write_stream.aclose()
+        await self.read_stream.aclose()
+
+    def _exit_error(self) -> CatalogError:
         # The server's own last words (a missing API key, a traceback) usually say why.
-        details = {"exit_code": process.returncode, "stderr": log.tail(TAIL_LINES, since=first_line)}
-        if process.returncode is None:  # stdout ended, yet the process runs on: it closed its end itself
+        code = self.process.returncode
+        details = {"exit_code": code, "stderr": self._log.tail(TAIL_LINES, since=self.first_line)}
+        if code is None:  # stdout ended, yet the process runs on: it closed its end itself
             words = "the server closed its output (stdout) while still running: nothing more can arrive"
             return make_error(ErrorKind.CONNECTION, words, details=details)
-        return make_error(
-            ErrorKind.CONNECTION, f"the server process exited (exit code {process.returncode})", details=details
-        )
+        return make_error(ErrorKind.CONNECTION, f"the server process exited (exit code {code})", details=details)
 
-    async def drained() -> None:
+    async def _drained(self) -> None:
         # Let the readers deliver what the server wrote before dying.
         with anyio.move_on_after(0.5):
-            await stdout_done.wait()
-            await stderr_done.wait()
+            await self._stdout_done.wait()
+            await self._stderr_done.wait()
 
-    async def stdout_reader() -> None:
-        assert process.stdout is not None
+    async def _read_stdout(self) -> None:
+        assert self.process.stdout is not None
         buffer = bytearray()
-        async with read_writer:
+        async with self._read_writer:
             try:
-                async for chunk in process.stdout:
+                async for chunk in self.process.stdout:
                     start = len(buffer)
                     buffer += chunk
                     cut = 0
                     while (end := buffer.find(b"\n", max(start, cut))) != -1:
                         line = bytes(buffer[cut:end])
                         cut = end + 1
-                        if not await _deliver(line):
+                        if not await self._deliver(line):
                             return
                     del buffer[:cut]
-                    if len(buffer) > max_line_bytes:
-                        faults.report(
-                            make_error(
-                                ErrorKind.SIZE_LIMIT,
-                                f"a response exceeded the {max_line_bytes:,}-byte cap "
-                                f"(more than {len(buffer):,} bytes without a line end); reading stopped",
-                                details={"budget": max_line_bytes, "value": len(buffer), "cut_off": True},
-                            )
-                        )
+                    if len(buffer) > self._max_line_bytes:
+                        self._faults.report(self._over_cap(len(buffer), unended=True))
                         return
             except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
                 return
             finally:
-                stdout_done.set()
+                self._stdout_done.set()
             # EOF: the process is gone or closed its stdout.
-            await _exited(process, 0.5)
-            await drained()
-            if not shutting_down:
-                faults.report(exited())
+            await _exited(self.process, 0.5)
+            await self._drained()
+            if not self.shutting_down:
+                self._faults.report(self._exit_error())
 
-    async def exit_watcher() -> None:
-        # A grandchild that inherited stdout keeps the pipe open after the server
-        # dies, so EOF alone would leave a request waiting for its timeout.
-        # The process tree is walked meanwhile, often at first (when servers start
-        # their helpers), then less: a helper seen before its parent exits is still
-        # known as this server's when it has become our orphan.
-        interval = WALK_FIRST
-        next_walk = anyio.current_time() + interval
-        while process.returncode is None:
-            await anyio.sleep(0.05)
-            if anyio.current_time() >= next_walk:
-                tree.refresh()
-                interval = min(interval * 2, WALK_MAX)
-                next_walk = anyio.current_time() + interval
-        await drained()
-        if not shutting_down:
-            faults.report(exited())
-            await read_writer.aclose()
-
-    async def _deliver(line: bytes) -> bool:
-        if len(line) > max_line_bytes:
-            faults.report(
-                make_error(
-                    ErrorKind.SIZE_LIMIT,
-                    f"a response of {len(line):,} bytes exceeded the {max_line_bytes:,}-byte cap",
-                    details={"budget": max_line_bytes, "value": len(line)},
-                )
+    def _over_cap(self, length: int, *, unended: bool = False) -> CatalogError:
+        cap = self._max_line_bytes
+        if unended:  # no line end yet: reading stops before the whole line is in memory
+            words = f"a response exceeded the {cap:,}-byte cap (more than {length:,} bytes without a line end)"
+            return make_error(
+                ErrorKind.SIZE_LIMIT,
+                words + "; reading stopped",
+                details={"budget": cap, "value": length, "cut_off": True},
             )
+        words = f"a response of {length:,} bytes exceeded the {cap:,}-byte cap"
+        return make_error(ErrorKind.SIZE_LIMIT, words, details={"budget": cap, "value": length})
+
+    async def _deliver(self, line: bytes) -> bool:
+        """Hand one line to the session as a message; False when reading must stop (a fault, or nobody reads)."""
+        if len(line) > self._max_line_bytes:
+            self._faults.report(self._over_cap(len(line)))
             return False
         if not line.strip():
             return True
@@ -272,93 +325,96 @@ async def bounded_stdio_client(
             message = parse_message(line)
         except NotJson as exc:
             what = f"a message {TOO_DEEP}" if exc.too_deep else f"a line that is not JSON ({exc})"
-            faults.report(make_error(ErrorKind.PROTOCOL, f"the server wrote {what}: {_excerpt(line)}"))
+            self._faults.report(make_error(ErrorKind.PROTOCOL, f"the server wrote {what}: {_excerpt(line)}"))
             return False
         except ValueError as exc:
             what = f"a message {TOO_DEEP}" if too_deep(exc) else "a line that is not JSON-RPC"
-            faults.report(make_error(ErrorKind.PROTOCOL, f"the server wrote {what}: {_excerpt(line)}"))
+            self._faults.report(make_error(ErrorKind.PROTOCOL, f"the server wrote {what}: {_excerpt(line)}"))
             return False
         if (
-            sizes is not None
+            self._sizes is not None
             and isinstance(message, types.JSONRPCResponse | types.JSONRPCError)
             and message.id is not None
         ):
-            sizes.add(message.id, len(line))
+            self._sizes.add(message.id, len(line))
         try:
-            await read_writer.send(SessionMessage(message))
+            await self._read_writer.send(SessionMessage(message))
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
             return False
         return True
 
-    async def stderr_reader() -> None:
-        assert process.stderr is not None
+    async def _watch_exit(self) -> None:
+        # A grandchild that inherited stdout keeps the pipe open after the server
+        # dies, so EOF alone would leave a request waiting for its timeout.
+        # The process tree is walked meanwhile, often at first (when servers start
+        # their helpers), then less: a helper seen before its parent exits is still
+        # known as this server's when it has become our orphan.
+        interval = WALK_FIRST
+        next_walk = anyio.current_time() + interval
+        while self.process.returncode is None:
+            await anyio.sleep(0.05)
+            if anyio.current_time() >= next_walk:
+                self.tree.refresh()
+                interval = min(interval * 2, WALK_MAX)
+                next_walk = anyio.current_time() + interval
+        await self._drained()
+        if not self.shutting_down:
+            self._faults.report(self._exit_error())
+            await self._read_writer.aclose()
+
+    async def _gather_stderr(self) -> None:
+        assert self.process.stderr is not None
         pending = bytearray()
         try:
             with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
-                async for chunk in process.stderr:
+                async for chunk in self.process.stderr:
                     pending += chunk
                     *complete, rest = pending.split(b"\n")
                     for raw in complete:
-                        log.append(raw.decode("utf-8", errors="replace"))
+                        self._log.append(raw.decode("utf-8", errors="replace"))
                     pending = bytearray(rest[-MAX_LOG_LINE * 4 :])
                     # A server's stderr is line-buffered: one write per log line. Read at once, each line
                     # would cost an event-loop wake-up (under qasync, a Qt event: 200,000 lines took minutes).
                     # A moment's pause lets the pipe gather what follows; the server waits on a full pipe at worst.
                     await anyio.sleep(STDERR_GATHER)
             if pending:
-                log.append(pending.decode("utf-8", errors="replace"))
+                self._log.append(pending.decode("utf-8", errors="replace"))
         finally:
-            stderr_done.set()
+            self._stderr_done.set()
 
-    async def stdin_writer() -> None:
-        assert process.stdin is not None
+    async def _write_stdin(self) -> None:
+        assert self.process.stdin is not None
         try:
-            async with write_reader:
-                async for message in write_reader:
+            async with self._write_reader:
+                async for message in self._write_reader:
                     data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
-                    await process.stdin.send((data + "\n").encode("utf-8"))
+                    await self.process.stdin.send((data + "\n").encode("utf-8"))
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
-            await read_writer.aclose()
-
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(stdout_reader)
-        tg.start_soon(stderr_reader)
-        tg.start_soon(stdin_writer)
-        tg.start_soon(exit_watcher)
-        try:
-            yield read_stream, write_stream
-        finally:
-            shutting_down = True
-            with anyio.CancelScope(shield=True):
-                await _shutdown(process, tree, faults.goodbye)
-                await write_stream.aclose()
-                await read_stream.aclose()
-                if on_exit is not None:
-                    on_exit(process.pid)
-            tg.cancel_scope.cancel()
+            await self._read_writer.aclose()
 
 
-async def _shutdown(process: anyio.abc.Process, tree: ServerTree, goodbye: Goodbye = Goodbye.POLITE) -> None:
-    """End the process the way `goodbye` says; its whole tree is always SIGKILLed last (grandchildren included)."""
+async def _shutdown(process: anyio.abc.Process, tree: ServerTree, faults: Faults) -> None:
+    """End the process the way `faults.goodbye` says, hurrying if it turns hastier meanwhile; its whole tree
+    is always SIGKILLed last (grandchildren included)."""
     assert process.stdin is not None
     tree.refresh()  # while the server still runs: once it exits, its children are orphans
     with suppress(OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
         await process.stdin.aclose()
-    if goodbye is Goodbye.POLITE and not await _exited(process, EXIT_GRACE):
+    gone = faults.goodbye is Goodbye.POLITE and await _exited(
+        process, EXIT_GRACE, hurried=lambda: faults.goodbye is not Goodbye.POLITE
+    )
+    if not gone and faults.goodbye is not Goodbye.NOW:
         tree.signal(signal.SIGTERM)
-        await _exited(process, TERM_GRACE)
-    elif goodbye is Goodbye.QUICK:
-        tree.signal(signal.SIGTERM)
-        await _exited(process, QUICK_GRACE)
+        await _exited(process, TERM_GRACE, hurried=lambda: faults.goodbye is Goodbye.NOW)
     await tree.kill()
     await reap(process)
 
 
-async def _exited(process: anyio.abc.Process, timeout: float) -> bool:
+async def _exited(process: anyio.abc.Process, timeout: float, hurried: Callable[[], bool] = lambda: False) -> bool:
+    """Whether the process has exited, waiting up to `timeout` for it (less once `hurried()` says so)."""
     # Poll returncode rather than wait(): wait() also waits for pipe EOF, which a
     # grandchild holding the pipes would delay.
     with anyio.move_on_after(timeout):
-        while process.returncode is None:
+        while process.returncode is None and not hurried():
             await anyio.sleep(0.01)
-        return True
-    return False
+    return process.returncode is not None
