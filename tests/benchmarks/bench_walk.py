@@ -231,15 +231,15 @@ from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui import app, main_window
 
 class Probe(main_window.MainWindow):
-    def __init__(self, runtime, *args, **kwargs):
-        super().__init__(runtime, *args, **kwargs)
-        for supervisor in runtime.supervisors:
+    def __init__(self, presenter, *args, **kwargs):
+        super().__init__(presenter, *args, **kwargs)
+        for supervisor in presenter.runtime.supervisors:
             supervisor.ensure_started()
         QTimer.singleShot(50, self._probe)
 
     def _probe(self):
         settled = (ServerState.READY, ServerState.FAILED, ServerState.STALE)
-        if all(s.state in settled and not s.busy for s in self.runtime.supervisors):
+        if all(s.state in settled and not s.busy for s in self.app.runtime.supervisors):
             print("QUIT", time.time(), flush=True)
             self.close()  # what Ctrl+Q does
         else:
