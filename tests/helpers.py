@@ -167,3 +167,14 @@ def end_process(pid: int) -> None:
     wait_gone(pid)
     with suppress(ChildProcessError):
         os.waitpid(pid, 0)
+
+
+def app_env(tmp_path: Path) -> dict[str, str]:
+    """The environment of an app started as a new user would start it: offscreen, its files under `tmp_path`."""
+    return dict(
+        os.environ,
+        QT_QPA_PLATFORM="offscreen",
+        XDG_CONFIG_HOME=str(tmp_path / "cfg"),
+        XDG_CACHE_HOME=str(tmp_path / "cache"),
+        XDG_DATA_HOME=str(tmp_path / "data"),
+    )

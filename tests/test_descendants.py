@@ -7,7 +7,6 @@ daemon letting go of the server's stdio, before any walk of the server's tree se
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -17,7 +16,7 @@ import pytest
 
 from catalog_inspector.core.config import LaunchConsent, load_config
 from catalog_inspector.core.paths import APP_NAME
-from tests.helpers import DEMO, assert_all_gone, pids_in, wait_until
+from tests.helpers import DEMO, app_env, assert_all_gone, pids_in, wait_until
 
 CLI = (sys.executable, "-m", "catalog_inspector")
 
@@ -94,13 +93,7 @@ def test_the_app_quitting_leaves_no_classic_daemon(tmp_path: Path) -> None:
     }
     config.write_text(json.dumps({"mcpServers": {"daemonizing": server}}))
     LaunchConsent(tmp_path / "data" / APP_NAME / "launch-consent.json").approve(load_config(config).specs[0])
-    env = dict(
-        os.environ,
-        QT_QPA_PLATFORM="offscreen",
-        XDG_CONFIG_HOME=str(tmp_path / "cfg"),
-        XDG_CACHE_HOME=str(tmp_path / "cache"),
-        XDG_DATA_HOME=str(tmp_path / "data"),
-    )
+    env = app_env(tmp_path)
     proc = subprocess.Popen(
         [sys.executable, "-m", "catalog_inspector", "--config", str(config)],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -54,15 +54,9 @@ def test_a_given_config_is_used(tmp_path: Path) -> None:
 def test_the_app_opens_and_quits_on_sigterm_leaving_no_server(tmp_path: Path) -> None:
     import signal
 
-    from tests.helpers import assert_all_gone, wait_until
+    from tests.helpers import app_env, assert_all_gone, wait_until
 
-    env = dict(
-        os.environ,
-        QT_QPA_PLATFORM="offscreen",
-        XDG_CONFIG_HOME=str(tmp_path / "cfg"),
-        XDG_CACHE_HOME=str(tmp_path / "cache"),
-        XDG_DATA_HOME=str(tmp_path / "data"),
-    )
+    env = app_env(tmp_path)
     proc = subprocess.Popen(
         [sys.executable, "-m", "catalog_inspector"], env=env, stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL
     )
@@ -114,15 +108,9 @@ sys.exit(run_app([]))
 
 
 def test_qapplication_quit_runs_the_same_shutdown_as_closing_the_window(tmp_path: Path) -> None:
-    from tests.helpers import assert_all_gone
+    from tests.helpers import app_env, assert_all_gone
 
-    env = dict(
-        os.environ,
-        QT_QPA_PLATFORM="offscreen",
-        XDG_CONFIG_HOME=str(tmp_path / "cfg"),
-        XDG_CACHE_HOME=str(tmp_path / "cache"),
-        XDG_DATA_HOME=str(tmp_path / "data"),
-    )
+    env = app_env(tmp_path)
     sessions = tmp_path / "cache" / "mcp-catalog-inspector" / "sessions"
     proc = subprocess.Popen(
         [sys.executable, "-c", QUIT_FROM_QT, str(sessions)],
