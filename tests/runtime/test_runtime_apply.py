@@ -202,3 +202,33 @@ def test_a_tracking_job_in_flight_when_its_server_goes_leaves_nothing_of_it_for_
     assert tracker.pins.get("files") is None and "files" not in tracker.entries and "files" not in tracker.reports
     with qtbot.waitSignal(runtime.shutdown_finished, timeout=WAIT):
         runtime.shutdown()
+
+
+@pytest.mark.parametrize("then", ["replaced", "removed"])
+@pytest.mark.parametrize(("intent", "held"), [("approve", "check_pins"), ("forget", "forget_pins")])
+def test_an_approval_in_flight_when_its_server_goes_is_not_the_new_servers(
+    qtbot: Any, qloop: Any, tmp_path: Path, intent: str, held: str, then: str
+) -> None:
+    """Approving (or forgetting) the entry the configuration then replaces or drops says nothing of the name."""
+    old = ServerSpec(name="files", command="files-server")
+    offload = GatedOffload()
+    history = History(tmp_path / "history")
+    runtime = Runtime([old], Limits(), offload=offload, history=history)  # type: ignore[arg-type]
+    supervisor, tracker = runtime.supervisors[0], runtime.tracker
+    supervisor.accepted = snapshot("a")
+    offload.held[held] = release = asyncio.Event()
+    news: list[str] = []
+    tracker.approval_changed.connect(news.append)
+    if intent == "approve":
+        assert tracker.approve("files")
+    else:
+        tracker.forget_approval("files")
+    qtbot.waitUntil(lambda: held in offload.waiting, timeout=WAIT)
+    runtime.apply([ServerSpec(name="files", command="another-server")] if then == "replaced" else [])
+    release.set()
+    qtbot.waitUntil(lambda: len(runtime.tasks) == 0, timeout=WAIT)
+    assert news == [], "no approval news for the name from a job of the entry that went"
+    assert "files" not in tracker.pins or tracker.pins["files"] is None
+    assert "files" not in tracker.reports
+    with qtbot.waitSignal(runtime.shutdown_finished, timeout=WAIT):
+        runtime.shutdown()

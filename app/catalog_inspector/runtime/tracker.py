@@ -307,6 +307,8 @@ class DriftTracker(QObject):
                 check = await self._offload.run(check_pins, pins, snapshot.tools.items)
             except OffloadClosed:
                 return
+            if not self._follows(spec):
+                return  # the configuration dropped or replaced the server meanwhile: not the name's approval now
             self.pins[spec.name] = pins
             self._replace_pins(spec.name, snapshot, check)
 
@@ -323,6 +325,8 @@ class DriftTracker(QObject):
                     await self._offload.run(forget_pins, self.history.directory(spec))
                 except OffloadClosed:
                     return
+            if not self._follows(spec):
+                return  # the configuration dropped or replaced the server meanwhile
             self.pins[spec.name] = None
             report = self.reports.get(spec.name)
             if report is not None:
