@@ -178,3 +178,12 @@ def app_env(tmp_path: Path) -> dict[str, str]:
         XDG_CACHE_HOME=str(tmp_path / "cache"),
         XDG_DATA_HOME=str(tmp_path / "data"),
     )
+
+
+async def next_turn() -> None:
+    """Suspend until the event loop's next turn: an event set by the loop itself, not a timed sleep."""
+    import asyncio
+
+    turned = asyncio.Event()
+    asyncio.get_running_loop().call_soon(turned.set)
+    await turned.wait()

@@ -8,7 +8,6 @@ given its accepted catalog and says so, as a real walk would.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from catalog_inspector.runtime.signins import SignInDesk
 from catalog_inspector.runtime.supervisor import CallTicket
 from catalog_inspector.runtime.tasks import TaskSet
 from catalog_inspector.runtime.tracker import Comparison, DriftTracker
+from tests.helpers import next_turn
 
 SPEC = ServerSpec(name="files", command="files-server")
 HTTP = ServerSpec(name="remote", transport="http", url="https://remote.invalid/mcp")
@@ -45,13 +45,13 @@ class FakeOffload:
         return self.faults.get(getattr(fn, "__name__", ""))
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        await asyncio.sleep(0)
+        await next_turn()
         if (fault := self._fault(fn)) is not None:
             raise fault
         return fn(*args)
 
     async def validate(self, schema: Any, instance: Any) -> Validation:
-        await asyncio.sleep(0)
+        await next_turn()
         if (fault := self.faults.get("validate")) is not None:
             raise fault
         return Validation()

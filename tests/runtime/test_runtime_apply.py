@@ -14,7 +14,7 @@ from catalog_inspector.core.calls import CallRecord, CallStore
 from catalog_inspector.core.config import EntryProblem, Limits, ServerSpec
 from catalog_inspector.core.drift import History, Pins, save_pins
 from catalog_inspector.runtime import Runtime, ServerState, ServerSupervisor
-from tests.helpers import alive, demo_spec, pids_in, recording_registry, spin_until_gone
+from tests.helpers import alive, demo_spec, next_turn, pids_in, recording_registry, spin_until_gone
 from tests.runtime.test_desks import snapshot
 
 LIMITS = Limits(request_timeout=5.0, deadline=30.0)
@@ -163,7 +163,7 @@ class GatedOffload:
         if gate is not None:
             self.waiting.add(name)
             await gate.wait()
-        await asyncio.sleep(0)
+        await next_turn()
         return fn(*args)
 
     async def check_result(self, tool: dict[str, Any], result: dict[str, Any]) -> Any:

@@ -8,6 +8,7 @@ import pytest
 
 from catalog_inspector.runtime.offload import OffloadClosed
 from catalog_inspector.runtime.tasks import TaskSet
+from tests.helpers import next_turn
 
 pytestmark = pytest.mark.anyio  # asyncio: the conftest's anyio_backend
 
@@ -23,12 +24,12 @@ class Reports:
 
 
 async def _value(value: object) -> object:
-    await asyncio.sleep(0)
+    await next_turn()
     return value
 
 
 async def _raise(exc: BaseException) -> object:
-    await asyncio.sleep(0)
+    await next_turn()
     raise exc
 
 
@@ -91,7 +92,7 @@ async def test_a_closing_set_refuses_new_jobs_without_running_them() -> None:
         ran.append(True)
 
     assert tasks.spawn(job(), None, seen.errors.append) is None
-    await asyncio.sleep(0)
+    await next_turn()
     assert ran == [] and len(tasks) == 0
 
 
@@ -112,7 +113,7 @@ async def test_settle_waits_for_jobs_that_jobs_spawn_and_is_bounded() -> None:
     tasks = TaskSet(seen.bug)
 
     async def parent() -> None:
-        await asyncio.sleep(0)
+        await next_turn()
         tasks.spawn(_value("child"), seen.results.append, seen.errors.append)
 
     tasks.spawn(parent(), None, seen.errors.append)
