@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from catalog_inspector.core.calls.asking import Round
 from catalog_inspector.core.calls.validation import ResultVerdict, check_result
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind
@@ -59,6 +60,8 @@ Layer = Literal[
     "size_limit",
     "auth",
     "internal",
+    "rounds_exceeded",
+    "input_invalid",
 ]
 # ok            the server answered with a result (its verdict says how it measures up to the schema)
 # tool_error    the server answered; the tool failed (isError: true)
@@ -72,6 +75,8 @@ Layer = Literal[
 # size_limit    the answer was over the byte cap: refused as it arrived, never read whole
 # auth          the server's authorization (an OAuth sign-in or a refused token) stopped the request
 # internal      a bug in the inspector (its traceback is in the server log)
+# rounds_exceeded  the server was still asking for input after the rounds cap: nothing more was sent
+# input_invalid    an answer to the server's question breaks its requested schema: nothing more was sent
 
 
 class Outcome(enum.StrEnum):
@@ -105,10 +110,18 @@ class Outcome(enum.StrEnum):
     AUTH = "auth"
     # The inspector itself failed; the traceback is in the server log.
     INTERNAL = "internal"
+    # The server asked for input that nobody answered (no rule of the answers file, a closed dialog); the call
+    # went on, and its result is kept.
+    INPUT_UNANSWERED = "input_unanswered"
+    # The server was still asking for input after the rounds cap (`--max-rounds`): nothing more was sent.
+    ROUNDS_EXCEEDED = "rounds_exceeded"
+    # An answer to the server's question breaks the schema it requested: nothing more was sent.
+    INPUT_INVALID = "input_invalid"
 
     @property
     def exit_code(self) -> int:
-        """What the `call` command exits with: 0 ok; 1 answered but wrong; 3 not sent; 4 no answer; 5 authorization."""
+        """What the `call` command exits with: 0 ok; 1 answered but wrong; 3 not sent (or an answer broke the
+        requested schema); 4 no answer; 5 authorization; 6 the server's questions were not all answered."""
         return OUTCOMES[self].exit_code
 
     @property
@@ -157,6 +170,15 @@ OUTCOMES: dict[Outcome, OutcomeWords] = {
         "Internal error in the inspector (the traceback is in the Server & log tab)", True, 4
     ),
     Outcome.AUTH: OutcomeWords("Authorization failed: the server's sign-in stopped the request", True, 5),
+    Outcome.INPUT_UNANSWERED: OutcomeWords(
+        "Input unanswered: the server asked for input that nobody answered (the result is kept)", True, 6
+    ),
+    Outcome.ROUNDS_EXCEEDED: OutcomeWords(
+        "Rounds exceeded: the server was still asking for input after the rounds cap; nothing more was sent", True, 6
+    ),
+    Outcome.INPUT_INVALID: OutcomeWords(
+        "Input invalid: an answer breaks the schema the server asked for; nothing more was sent", True, 3
+    ),
 }
 
 # Layers named differently from their outcome; every other layer is its outcome's own word.
@@ -184,8 +206,15 @@ def layer_of(kind: ErrorKind) -> Layer:
     return _KIND_LAYERS.get(kind, "connection")
 
 
-def outcome_of(layer: str, verdict: ResultVerdict | None) -> Outcome:
-    """The outcome of a request, from the layer it stopped at and the verdict on its result."""
+# Layers at which the server answered: an unanswered question of the server's makes any of them `input_unanswered`.
+ANSWERED_LAYERS = frozenset({"ok", "tool_error", "server_error", "protocol"})
+
+
+def outcome_of(layer: str, verdict: ResultVerdict | None, unanswered: bool = False) -> Outcome:
+    """The outcome of a request, from the layer it stopped at, the verdict on its result, and whether a question
+    of the server's went unanswered."""
+    if unanswered and layer in ANSWERED_LAYERS:
+        return Outcome.INPUT_UNANSWERED
     outcome = _LAYER_OUTCOMES.get(layer) or Outcome.parse(layer) or Outcome.CONNECTION
     if outcome is Outcome.OK and verdict is not None and verdict.verdict not in CLEAN_VERDICTS:
         return Outcome.OUTPUT_INVALID
@@ -201,10 +230,15 @@ class CallOutcome:
     verdict: ResultVerdict | None = None
     error: ErrorInfo | None = None
     latency_ms: float = 0.0
+    rounds: tuple[Round, ...] = ()  # the server's questions and their answers, round by round
+
+    @property
+    def unanswered(self) -> bool:
+        return any(answer.unanswered for entry in self.rounds for answer in entry.responses)
 
     @property
     def outcome(self) -> Outcome:
-        return outcome_of(self.layer, self.verdict)
+        return outcome_of(self.layer, self.verdict, self.unanswered)
 
     def summary(self) -> str:
         """One line of words: the outcome's heading, and the error (with its JSON-RPC code) or the verdict."""

@@ -74,6 +74,7 @@ class Limits:
         max_page_bytes: bytes in one response (stdio: one line on the wire).
         request_timeout: seconds for one request.
         deadline: seconds for the whole snapshot, connecting included.
+        max_rounds: rounds of input_required one test request may answer before it is given up.
     """
 
     max_pages: int = 1000
@@ -81,6 +82,7 @@ class Limits:
     max_page_bytes: int = 4 * 1024 * 1024
     request_timeout: float = 30.0
     deadline: float = 120.0
+    max_rounds: int = 10
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,8 @@ class ServerSpec:
     disabled: bool = False  # `"disabled": true`: listed, never started on its own
     budgets: Mapping[str, float] = field(default_factory=dict)  # `Limits` field → value, from `"budgets"`
     oauth: OAuthConfig | None = None  # http and sse: the entry's `"oauth"` object (None: sign in with defaults)
+    roots: tuple[Mapping[str, str], ...] = ()  # `"roots"`: what roots/list is answered with ([{"uri", "name"}])
+    protocol_era: ProtocolEra = "auto"  # `"protocolEra"`: legacy (initialize), modern (2026-07-28 only), auto
 
     def describe(self) -> str:
         """A one-line plain description (`stdio: python -m x`, `http: https://…`), without secrets:
@@ -153,6 +157,7 @@ BUDGET_KEYS = {  # the entry's "budgets" object (a key of ours: other clients ig
     "maxPageBytes": ("max_page_bytes", int),
     "requestTimeout": ("request_timeout", float),
     "deadline": ("deadline", float),
+    "maxRounds": ("max_rounds", int),
 }
 
 
@@ -227,6 +232,44 @@ def _oauth(value: Any, where: str, var: Callable[[str, str], str]) -> OAuthConfi
     )
 
 
+PROTOCOL_ERAS = ("auto", "legacy", "modern")
+ProtocolEra = Literal["auto", "legacy", "modern"]
+# auto    discover (2026-07-28), else initialize: what a server offers decides
+# legacy  initialize only (2025-11-25 and before)
+# modern  server/discover only: a server that cannot speak 2026-07-28 fails the handshake
+
+
+def _roots(value: Any, where: str) -> tuple[dict[str, str], ...]:
+    """The entry's `"roots"`: a list of `{"uri": "file:///…", "name": "…"}` (the spec allows file:// only)."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise ConfigError(f'{where} must be a list of {{"uri", "name"}} objects')
+    found: list[dict[str, str]] = []
+    for index, root in enumerate(value):
+        at = f"{where}[{index}]"
+        if not isinstance(root, dict) or not isinstance(root.get("uri"), str):
+            raise ConfigError(f'{at} must be an object with a "uri" string')
+        uri = root["uri"]
+        if not uri.startswith("file://") or len(uri) > 4096:
+            raise ConfigError(f"{at}.uri must be a file:// URI")
+        check_text(uri, f"{at}.uri")
+        name = root.get("name")
+        if name is not None and not isinstance(name, str):
+            raise ConfigError(f"{at}.name must be a string")
+        found.append({"uri": uri, **({"name": name} if name else {})})
+    return tuple(found)
+
+
+def _era(value: Any, where: str) -> ProtocolEra:
+    if value is None:
+        return "auto"
+    if value not in PROTOCOL_ERAS:
+        raise ConfigError(f"{where} must be one of {', '.join(PROTOCOL_ERAS)}")
+    era: ProtocolEra = value
+    return era
+
+
 SUPPORTED_TYPES = "stdio, http (Streamable HTTP) or sse (legacy HTTP+SSE)"
 _HTTP_NAMES = ("streamable-http", "streamableHttp", "streamable_http", "http")
 
@@ -256,6 +299,8 @@ def parse_entry(name: str, entry: Any, variables: Variables | None = None) -> Se
     if not isinstance(disabled, bool):
         raise ConfigError(f"{where}.disabled must be true or false")
     budgets = _budgets(entry.get("budgets"), f"{where}.budgets")
+    roots = _roots(entry.get("roots"), f"{where}.roots")
+    era = _era(entry.get("protocolEra"), f"{where}.protocolEra")
     kind = entry.get("type") or entry.get("transport")
     if kind is not None and not isinstance(kind, str):
         raise ConfigError(f"{where}.type must be a string: {SUPPORTED_TYPES}")
@@ -282,6 +327,8 @@ def parse_entry(name: str, entry: Any, variables: Variables | None = None) -> Se
             cwd=var(cwd, f"{where}.cwd") if cwd is not None else None,
             disabled=disabled,
             budgets=budgets,
+            roots=roots,
+            protocol_era=era,
         )
         # After expansion: a variable's value is what the process would get.
         check_text(spec.command, f"{where}.command")
@@ -303,7 +350,15 @@ def parse_entry(name: str, entry: Any, variables: Variables | None = None) -> Se
             check_header(key, value, f"{where}.headers")
         oauth = _oauth(entry.get("oauth"), f"{where}.oauth", var)
         return ServerSpec(
-            name=name, transport=transport, url=url, headers=headers, disabled=disabled, budgets=budgets, oauth=oauth
+            name=name,
+            transport=transport,
+            url=url,
+            headers=headers,
+            disabled=disabled,
+            budgets=budgets,
+            oauth=oauth,
+            roots=roots,
+            protocol_era=era,
         )
     if kind is not None:
         raise ConfigError(f"{where}: type {kind!r} is not supported; use {SUPPORTED_TYPES}")

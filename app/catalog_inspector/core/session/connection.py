@@ -35,6 +35,7 @@ from catalog_inspector.core.catalog import Fetched
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.errors import CatalogError, ErrorKind, leaves, make_error
 from catalog_inspector.core.oauth import InspectorOAuth, OAuthHooks, oauth_applies
+from catalog_inspector.core.session.asking import AskingDesk
 from catalog_inspector.core.transport import (
     Faults,
     MeteredHTTPTransport,
@@ -72,6 +73,7 @@ class Connection:
         sizes: each response's bytes on the wire, by request id, as the transport counted them.
         refused: why the transport refused a response as it arrived (HTTP), by request id.
         pid: the server process id (stdio only).
+        desk: receives the server's own elicitation, sampling and roots requests (eras before 2026-07-28).
     """
 
     spec: ServerSpec
@@ -81,6 +83,7 @@ class Connection:
     sizes: ResponseSizes = field(default_factory=ResponseSizes)
     refused: RequestFaults = field(default_factory=RequestFaults)
     pid: int | None = None
+    desk: AskingDesk | None = None
     server_info: dict[str, Any] = field(default_factory=dict)
     capabilities: dict[str, Any] = field(default_factory=dict)
     instructions: str | None = None
@@ -250,6 +253,16 @@ async def _with_client(http: httpx2.AsyncClient, inner: AbstractAsyncContextMana
         yield streams
 
 
+async def _negotiate(session: ClientSession, spec: ServerSpec) -> None:
+    """The handshake of the entry's protocol era: discover else initialize (auto), or only one of them."""
+    if spec.protocol_era == "legacy":
+        await session.initialize()
+    elif spec.protocol_era == "modern":
+        await session.discover()
+    else:
+        await negotiate_auto(session)
+
+
 async def _listen_for_changes(stack: AsyncExitStack, session: ClientSession, log: ServerLog) -> None:
     """On a 2026-07-28 connection, open `subscriptions/listen` for the list changes the server offers.
 
@@ -330,6 +343,7 @@ async def connect(
         elif on_notification is not None:
             on_notification(str(message.method))
 
+    desk = AskingDesk(spec.roots, spec.name)
     handshake = timeout if timeout is not None else limits.request_timeout * 2
     clock = HandshakeClock(handshake)
     auth = None
@@ -349,11 +363,12 @@ async def connect(
                         read_timeout_seconds=limits.request_timeout,
                         message_handler=on_message,
                         client_info=CLIENT_INFO,
+                        **desk.callbacks(),
                     )
                 )
                 clock.start()
                 with clock.scope:
-                    await negotiate_auto(session)
+                    await _negotiate(session, spec)
                 if clock.scope.cancelled_caught:
                     raise TimeoutError
                 await _listen_for_changes(stack, session, log)
@@ -371,6 +386,7 @@ async def connect(
                     sizes=sizes,
                     refused=refused,
                     pid=pids[0] if pids else None,
+                    desk=desk,
                     server_info=_dump(session.server_info),
                     capabilities=_dump(session.server_capabilities),
                     instructions=session.instructions,

@@ -11,12 +11,21 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import mcp_types as types
 from mcp.shared.dispatcher import ProgressFnT
 
 from catalog_inspector.core.calls import CallOutcome, Judge, Layer, find_tool, judge_in_process, layer_of
+from catalog_inspector.core.calls.asking import Round
 from catalog_inspector.core.catalog import Snapshot
-from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind
+from catalog_inspector.core.errors import ErrorInfo, ErrorKind
+from catalog_inspector.core.session.asking import (
+    Asking,
+    Attempt,
+    Stopped,
+    call_tool_attempt,
+    get_prompt_attempt,
+    read_resource_attempt,
+    send_asking,
+)
 from catalog_inspector.core.session.connection import Connection
 
 __all__ = ["Progress", "call_tool", "get_prompt", "read_resource"]
@@ -33,57 +42,72 @@ async def call_tool(
     timeout: float | None = None,
     judge: Judge = judge_in_process,
     progress: Progress | None = None,
+    asking: Asking | None = None,
 ) -> CallOutcome:
     """Call `name` on `connection` and check the result against `snapshot`'s schema for it.
 
     `judge` checks the result; the default runs in this thread without a time limit.
     `progress` receives the server's progress notifications while the call runs.
+    `asking` answers the server's questions (default: nobody; each is closed unanswered).
+    An `input_required` answer is never a result: its rounds are answered until one is.
     """
     tool = find_tool(snapshot, name)
     if tool is None:
         message = f"{name!r} is not in the accepted catalog; nothing was sent"
         return CallOutcome("unknown_tool", error=ErrorInfo(ErrorKind.NOT_SENT, message))
-    request = types.CallToolRequest(params=types.CallToolRequestParams(name=name, arguments=arguments))
+    asking = _asking_for(connection, asking)
     start = time.perf_counter()
-    answered = await _send(connection, request, timeout, progress)
+    answered = await send_asking(connection, call_tool_attempt(name, arguments), asking, timeout, progress)
     latency = (time.perf_counter() - start) * 1000
-    if isinstance(answered, ErrorInfo):
-        return CallOutcome(layer_of(answered.kind), error=answered, latency_ms=latency)
+    rounds = tuple(asking.log.rounds)
+    if isinstance(answered, ErrorInfo | Stopped):
+        return _stopped(answered, latency, rounds)
     verdict = await judge(tool, answered)
     layer: Layer = "tool_error" if answered.get("isError") is True else "ok"
-    return CallOutcome(layer, answered, verdict, latency_ms=latency)
+    return CallOutcome(layer, answered, verdict, latency_ms=latency, rounds=rounds)
 
 
-async def _send(
-    connection: Connection, request: Any, timeout: float | None, progress: Progress | None = None
-) -> dict[str, Any] | ErrorInfo:
-    """The result as the server sent it, or the classified error (a JSON-RPC error, a timeout …)."""
-    try:
-        return (await connection.request(request, timeout=timeout, progress=progress)).result
-    except CatalogError as exc:
-        return exc.info
+def _asking_for(connection: Connection, asking: Asking | None) -> Asking:
+    """`asking`, or nobody to answer; either way roots come from the server's entry and the rounds are capped."""
+    if asking is None:
+        asking = Asking(roots=connection.spec.roots, server=connection.spec.name)
+    return asking
 
 
-async def read_resource(connection: Connection, uri: str, timeout: float | None = None) -> CallOutcome:
+def _stopped(answered: ErrorInfo | Stopped, latency: float, rounds: tuple[Round, ...]) -> CallOutcome:
+    if isinstance(answered, Stopped):
+        error = ErrorInfo(ErrorKind.PROTOCOL, answered.message)
+        return CallOutcome(answered.layer, answered.result, error=error, latency_ms=latency, rounds=rounds)  # type: ignore[arg-type]
+    return CallOutcome(layer_of(answered.kind), error=answered, latency_ms=latency, rounds=rounds)
+
+
+async def read_resource(
+    connection: Connection, uri: str, timeout: float | None = None, asking: Asking | None = None
+) -> CallOutcome:
     """`resources/read` for `uri`: the contents as sent, or the layer that stopped it."""
-    return await _outcome(
-        connection, types.ReadResourceRequest(params=types.ReadResourceRequestParams(uri=uri)), timeout
-    )
+    return await _outcome(connection, read_resource_attempt(uri), timeout, asking)
 
 
 async def get_prompt(
-    connection: Connection, name: str, arguments: dict[str, str] | None, timeout: float | None = None
+    connection: Connection,
+    name: str,
+    arguments: dict[str, str] | None,
+    timeout: float | None = None,
+    asking: Asking | None = None,
 ) -> CallOutcome:
     """`prompts/get` for `name` with its arguments: the messages as sent, or the layer that stopped it."""
-    request = types.GetPromptRequest(params=types.GetPromptRequestParams(name=name, arguments=arguments))
-    return await _outcome(connection, request, timeout)
+    return await _outcome(connection, get_prompt_attempt(name, arguments), timeout, asking)
 
 
-async def _outcome(connection: Connection, request: Any, timeout: float | None) -> CallOutcome:
+async def _outcome(
+    connection: Connection, attempt: Attempt, timeout: float | None, asking: Asking | None
+) -> CallOutcome:
     """Send a request whose result is shown as it is (nothing to judge): `ok` or the layer that stopped it."""
+    asking = _asking_for(connection, asking)
     start = time.perf_counter()
-    answered = await _send(connection, request, timeout)
+    answered = await send_asking(connection, attempt, asking, timeout)
     latency = (time.perf_counter() - start) * 1000
-    if isinstance(answered, ErrorInfo):
-        return CallOutcome(layer_of(answered.kind), error=answered, latency_ms=latency)
-    return CallOutcome("ok", answered, latency_ms=latency)
+    rounds = tuple(asking.log.rounds)
+    if isinstance(answered, ErrorInfo | Stopped):
+        return _stopped(answered, latency, rounds)
+    return CallOutcome("ok", answered, latency_ms=latency, rounds=rounds)
