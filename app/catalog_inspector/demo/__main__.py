@@ -1,4 +1,5 @@
-"""Run the demo server: `python -m catalog_inspector.demo --mode MODE [--http | --sse]`."""
+"""Run the demo server: `python -m catalog_inspector.demo --mode MODE [--http | --sse]` (`--mode asks` first: the
+server whose tools ask for input, `catalog_inspector.demo.asks`)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,12 @@ from catalog_inspector.demo.server import CALL_FAILURES, DemoServer, serve_http,
 
 
 def main(argv: list[str] | None = None) -> None:
+    given = sys.argv[1:] if argv is None else argv
+    if given[:2] == ["--mode", "asks"]:  # the server whose tools ask for input (its own module, its own options)
+        from catalog_inspector.demo.asks import main as asks_main
+
+        asks_main(given[2:])
+        return
     parser = argparse.ArgumentParser(prog="python -m catalog_inspector.demo", description=__doc__)
     parser.add_argument("--mode", choices=MODES, default="normal")
     parser.add_argument("--target", choices=LIST_NAMES, default="tools", help="the list the mode applies to")

@@ -1,6 +1,6 @@
 """Test calls as data and checks: outcomes and reports, the form from a schema, validation, the sandbox, lint, history.
 
-Holds `outcome` (the layer a call stopped at, in words), `report` (one call as an
+Holds `asking` (what a server asked during a request and how it was answered, round by round), `outcome` (the layer a call stopped at, in words), `report` (one call as an
 `mcp-call-result/1` document with its exit code), `store` (call history and named
 argument sets on disk), `form` and `form_resolve` (a form from an untrusted input
 schema), `validation` (JSON Schema checks, nothing fetched), `sandbox` and
@@ -11,6 +11,33 @@ No SDK: `session` sends the requests. Imports `catalog`, `config` and core's sha
 
 from __future__ import annotations
 
+from catalog_inspector.core.calls.asking import (
+    ELICIT,
+    KNOWN_METHODS,
+    LIST_ROOTS,
+    MAX_REQUEST_STATE_BYTES,
+    MAX_ROUNDS,
+    SAMPLE,
+    Answerer,
+    ContentCheck,
+    Era,
+    InputAnswer,
+    InputAsk,
+    Round,
+    RoundLog,
+    accept,
+    cancel,
+    check_content_in_process,
+    decline,
+    elicitation_schema_problems,
+    last_user_text,
+    reject,
+    reply,
+    roots_answer,
+    schema_defaults,
+    unanswerable,
+    with_defaults,
+)
 from catalog_inspector.core.calls.form import (
     FormField,
     build_form,
@@ -66,6 +93,31 @@ from catalog_inspector.core.calls.validation import (
 )
 
 __all__ = [
+    "ELICIT",
+    "KNOWN_METHODS",
+    "LIST_ROOTS",
+    "MAX_REQUEST_STATE_BYTES",
+    "MAX_ROUNDS",
+    "SAMPLE",
+    "Answerer",
+    "ContentCheck",
+    "Era",
+    "InputAnswer",
+    "InputAsk",
+    "Round",
+    "RoundLog",
+    "accept",
+    "cancel",
+    "check_content_in_process",
+    "decline",
+    "elicitation_schema_problems",
+    "last_user_text",
+    "reject",
+    "reply",
+    "roots_answer",
+    "schema_defaults",
+    "unanswerable",
+    "with_defaults",
     "Block",
     "CallOutcome",
     "CallRecord",

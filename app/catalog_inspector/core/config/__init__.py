@@ -35,6 +35,7 @@ from catalog_inspector.core.config.secrets import (
     store_secret,
 )
 from catalog_inspector.core.config.servers import (
+    ASKS_DEMO,
     BUDGET_KEYS,
     DEMO_MODES,
     EntryProblem,
@@ -75,6 +76,7 @@ __all__ = [
     "check_client_metadata_url",
     "check_header",
     "check_url",
+    "ASKS_DEMO",
     "demo_servers",
     "inputs_used",
     "keyring_status",

@@ -468,6 +468,9 @@ DEMO_MODES = (
 )
 
 
+ASKS_DEMO = "demo: asks for input"
+
+
 def demo_servers(state_dir: Path) -> list[ServerSpec]:
     """The bundled demo set: the demo server in a few instructive modes, run by this Python (or this bundle)."""
     servers = []
@@ -475,6 +478,10 @@ def demo_servers(state_dir: Path) -> list[ServerSpec]:
         state = str(state_dir / f"demo-{mode}.json")
         command, args = python_module_command("catalog_inspector.demo", "--mode", mode, "--state", state)
         servers.append(ServerSpec(name=name, command=command, args=args))
+    # A server whose tools ask for input (names, a plan, a consent page, a summary, roots): the input panel.
+    command, args = python_module_command("catalog_inspector.demo", "--mode", "asks")
+    demo_roots = ({"uri": "file:///tmp/demo-project", "name": "demo project"},)
+    servers.insert(1, ServerSpec(name=ASKS_DEMO, command=command, args=args, roots=demo_roots))
     return servers
 
 

@@ -2,7 +2,8 @@
 
 Holds `connection` (transport, handshake and protocol era, list-change
 listening, raw requests), `walk` (a snapshot taken over a connection with the
-`catalog` enumerator), `requests` (tools/call, resources/read and prompts/get
+`catalog` enumerator), `asking` (the rounds of a request the server answers by
+asking), `requests` (tools/call, resources/read and prompts/get
 sent raw; their outcomes are `calls` data) and `worker` (one session's whole
 life in one task: connect, walk, publish, serve, close). Imports `transport`,
 `oauth`, `catalog`, `calls`, `config` and core's shared modules.
@@ -10,6 +11,11 @@ life in one task: connect, walk, publish, serve, close). Imports `transport`,
 
 from __future__ import annotations
 
+from catalog_inspector.core.session.asking import (
+    Asking,
+    AskingDesk,
+    Stopped,
+)
 from catalog_inspector.core.session.connection import (
     Connection,
 )
@@ -27,7 +33,10 @@ from catalog_inspector.core.session.worker import (
 )
 
 __all__ = [
+    "Asking",
+    "AskingDesk",
     "Connection",
+    "Stopped",
     "SessionWorker",
     "call_tool",
     "get_prompt",

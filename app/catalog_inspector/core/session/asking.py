@@ -29,7 +29,7 @@ import mcp_types as types
 from mcp.client.session import ClientRequestContext
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from catalog_inspector.core.calls.asking import (
+from catalog_inspector.core.calls import (
     ELICIT,
     KNOWN_METHODS,
     LIST_ROOTS,

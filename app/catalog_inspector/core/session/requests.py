@@ -13,8 +13,7 @@ from typing import Any
 
 from mcp.shared.dispatcher import ProgressFnT
 
-from catalog_inspector.core.calls import CallOutcome, Judge, Layer, find_tool, judge_in_process, layer_of
-from catalog_inspector.core.calls.asking import Round
+from catalog_inspector.core.calls import CallOutcome, Judge, Layer, Round, find_tool, judge_in_process, layer_of
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind
 from catalog_inspector.core.session.asking import (
