@@ -24,6 +24,7 @@ DOC_KEYS = {
     "output_errors",
     "error",
     "duration_ms",
+    "rounds",
 }
 PROBLEM_KEYS = {"path", "message", "keyword"}
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 __all__ = ["main"]
 
-HEADLESS_COMMANDS = ("snapshot", "diff", "check", "call", "signout")
+HEADLESS_COMMANDS = ("snapshot", "diff", "check", "call", "prompt", "read", "signout")
 SANDBOX_WORKER = "catalog_inspector.core.calls.sandbox_worker"
 
 

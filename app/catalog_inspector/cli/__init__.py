@@ -7,19 +7,23 @@
     mcp-catalog-inspector check --baseline OLD.json [--fail-on LEVEL] [--json] [snapshot options and server]
     mcp-catalog-inspector call TOOL [--args JSON | --args-file FILE] [--send-invalid] [--call-timeout S]
                               [snapshot options and server]
+                              [--answers FILE | --decline-all] [--max-rounds N] [--roots URI...]
+    mcp-catalog-inspector prompt NAME [--args JSON] [the call's answering options, snapshot options and server]
+    mcp-catalog-inspector read URI [the call's answering options, snapshot options and server]
     mcp-catalog-inspector signout (--url URL | --server NAME [--config FILE])
 
 Exit codes: snapshot 0 complete, 2 usage error, 3 rejected, 4 failed, 5 the server's
 authorization failed (kind `auth`); diff 0 nothing at or above `--fail-on` changed,
 1 it did, 2 usage; check as diff, or 3/4/5 as snapshot when the walk itself was not
-accepted; call 0 ok, 1 answered but wrong, 2 usage, 3 not sent, 4 no answer, 5 no
-authorization (`core.calls.Outcome`); signout 0, 2 usage, 4 the keyring refused.
+accepted; call, prompt and read 0 ok, 1 answered but wrong, 2 usage, 3 not sent (or an
+answer broke the requested schema), 4 no answer, 5 no authorization, 6 the server's
+questions were not all answered (`core.calls.Outcome`); signout 0, 2 usage, 4 the keyring refused.
 Any command: 130 when SIGINT came while it was not walking (blocked opening a FIFO,
 say), 141 when the reader of its output went away (`… | head`), quietly.
 
 The room imports `core` (its faces) and nothing of `ui` or `runtime`: `parser` is the
 grammar, `common` what every command shares, and `snapshot`, `diff`, `check`, `call`
-and `signout` one command each (`oauth`: the sign-in flags of the commands that walk).
+(also `prompt` and `read`) and `signout` one command each (`oauth`: the sign-in flags of the commands that walk).
 """
 
 from __future__ import annotations
@@ -43,6 +47,8 @@ COMMANDS: dict[str, Callable[..., int]] = {
     "diff": diff.run,
     "check": check.run,
     "call": call.run,
+    "prompt": call.run,
+    "read": call.run,
     "signout": signout.run,
 }
 
@@ -57,14 +63,15 @@ def main(argv: list[str] | None = None) -> int:
     if argv and not argv[0].startswith("-") and argv[0] not in COMMANDS:
         return _unknown_command(parser, argv[0])
     server_command: list[str] = []
-    if argv[:1] == ["call"] and "--" in argv:  # see parser.add_walk_options: `call` splits its `-- COMMAND` off here
+    # See parser.add_walk_options: the commands with a positional split their `-- COMMAND` off here.
+    if argv[:1] in (["call"], ["prompt"], ["read"]) and "--" in argv:
         cut = argv.index("--")
         argv, server_command = argv[:cut], argv[cut + 1 :]
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse's own usage errors exit 2 already; keep --help at 0
         return int(exc.code or 0)
-    if args.command == "call":
+    if args.command in ("call", "prompt", "read"):
         args.stdio = server_command
     try:
         return COMMANDS[args.command](parser, args)

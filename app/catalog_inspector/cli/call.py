@@ -26,7 +26,7 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -47,18 +47,23 @@ from catalog_inspector.cli.common import (
 from catalog_inspector.cli.oauth import use_oauth_hooks
 from catalog_inspector.cli.snapshot import write_out
 from catalog_inspector.core.calls import (
+    AnswerRules,
+    AnswersError,
+    CallOutcome,
     CallReport,
     Failure,
     FieldProblem,
     Judge,
     Outcome,
     ResultVerdict,
+    RuleAnswerer,
     Sandbox,
     argument_problems,
     catalog_failed,
     counted,
     find_tool,
     not_sent,
+    parse_answers,
     report_of,
 )
 from catalog_inspector.core.catalog import Snapshot, failed_snapshot
@@ -72,7 +77,16 @@ from catalog_inspector.core.files import (
     read_stream_bounded,
     read_text,
 )
-from catalog_inspector.core.session import SessionWorker, call_tool, internal_error, source_of
+from catalog_inspector.core.session import (
+    Asking,
+    Connection,
+    SessionWorker,
+    call_tool,
+    get_prompt,
+    internal_error,
+    read_resource,
+    source_of,
+)
 from catalog_inspector.core.text import visible
 
 __all__ = [
@@ -95,13 +109,20 @@ class ArgumentsError(ValueError):
 
 @dataclass(frozen=True)
 class CallPlan:
-    """What to call, with what, and how long to wait for the answer."""
+    """What to call, with what, how long to wait for the answer, and how the server's questions are answered.
+
+    `tool` is the tool's name, the prompt's name (`method` prompts/get) or the resource's URI
+    (resources/read); `rules` the answers file (or `--decline-all`), `roots` the roots to give.
+    """
 
     tool: str
     arguments: dict[str, Any]
     send_invalid: bool = False
     timeout: float | None = None
     check_budget: float = CHECK_BUDGET  # seconds for each schema check, in the sandbox
+    method: str = "tools/call"
+    rules: AnswerRules = field(default_factory=AnswerRules)
+    roots: tuple[dict[str, str], ...] = ()
 
 
 def load_arguments(text: str | None, path: Path | None) -> dict[str, Any]:
@@ -197,34 +218,86 @@ async def _call_on(worker: SessionWorker, plan: CallPlan, sandbox: Sandbox) -> C
     tool_name, arguments = plan.tool, plan.arguments
     snapshot = worker.snapshot
     if snapshot is None:
-        return not_sent(tool_name, arguments, Outcome.CATALOG_FAILED, "the catalog walk ended without a snapshot")
+        return _not_sent(plan, Outcome.CATALOG_FAILED, "the catalog walk ended without a snapshot")
     if snapshot.status != "complete":
-        return catalog_failed(tool_name, arguments, snapshot)
-    tool = find_tool(snapshot, tool_name)
-    if tool is None:
-        count = len(snapshot.tools.items)
-        message = f"{tool_name!r} is not among the {count} tools of the accepted catalog; nothing was sent"
-        return not_sent(tool_name, arguments, Outcome.UNKNOWN_TOOL, message)
-    problems = await check_arguments(sandbox, tool, arguments, plan.check_budget)
-    if problems and not plan.send_invalid:
-        message = f"the arguments break the input schema ({counted(len(problems), 'problem')}); nothing was sent"
-        return not_sent(tool_name, arguments, Outcome.INVALID_ARGUMENTS, message, problems)
+        return replace(catalog_failed(tool_name, arguments, snapshot), method=plan.method)
+    problems: tuple[FieldProblem, ...] = ()
+    tool = None
+    if plan.method == "tools/call":
+        tool = find_tool(snapshot, tool_name)
+        if tool is None:
+            count = len(snapshot.tools.items)
+            message = f"{tool_name!r} is not among the {count} tools of the accepted catalog; nothing was sent"
+            return not_sent(tool_name, arguments, Outcome.UNKNOWN_TOOL, message)
+        problems = await check_arguments(sandbox, tool, arguments, plan.check_budget)
+        if problems and not plan.send_invalid:
+            message = f"the arguments break the input schema ({counted(len(problems), 'problem')}); nothing was sent"
+            return not_sent(tool_name, arguments, Outcome.INVALID_ARGUMENTS, message, problems)
+    elif plan.method == "prompts/get":
+        prompts = snapshot.lists["prompts"].items
+        if not any(prompt.get("name") == tool_name for prompt in prompts):
+            message = f"{tool_name!r} is not among the {len(prompts)} prompts of the accepted catalog; nothing was sent"
+            return _not_sent(plan, Outcome.UNKNOWN_TOOL, message)
     connection = worker.connection
     if connection is None:
         # The session broke between the walk and the call (the process exited, say).
         cause = worker.faults.first
         message = "the session closed before the call could be sent" + (f": {cause.info.message}" if cause else "")
-        return not_sent(
-            tool_name, arguments, Outcome.CONNECTION, message, problems, cause.info.details if cause else None
+        details = cause.info.details if cause else None
+        return replace(
+            not_sent(tool_name, arguments, Outcome.CONNECTION, message, problems, details), method=plan.method
         )
-    judge = judge_in(sandbox, plan.check_budget)
-    outcome = await call_tool(connection, snapshot, tool_name, arguments, plan.timeout, judge)
+    asking = asking_of(plan, connection, worker.limits, sandbox)
+    outcome = await _send(connection, plan, snapshot, sandbox, asking)
     if outcome.layer == "timeout":
         connection.faults.hurry()  # a server that let the call run out gets no grace period to leave
         if outcome.error is not None and plan.timeout is not None:
             said = f"no answer within the call timeout of {plan.timeout:g} s"
             outcome = replace(outcome, error=replace(outcome.error, message=said))
-    return report_of(tool_name, arguments, problems, outcome)
+    return replace(report_of(tool_name, arguments, problems, outcome), method=plan.method)
+
+
+def _not_sent(plan: CallPlan, outcome: Outcome, message: str) -> CallReport:
+    return replace(not_sent(plan.tool, plan.arguments, outcome, message), method=plan.method)
+
+
+async def _send(
+    connection: Connection, plan: CallPlan, snapshot: Snapshot, sandbox: Sandbox, asking: Asking
+) -> CallOutcome:
+    if plan.method == "prompts/get":
+        return await get_prompt(connection, plan.tool, plan.arguments, plan.timeout, asking=asking)
+    if plan.method == "resources/read":
+        return await read_resource(connection, plan.tool, plan.timeout, asking=asking)
+    judge = judge_in(sandbox, plan.check_budget)
+    return await call_tool(connection, snapshot, plan.tool, plan.arguments, plan.timeout, judge, asking=asking)
+
+
+def asking_of(plan: CallPlan, connection: Connection, limits: Limits, sandbox: Sandbox) -> Asking:
+    """The server's questions answered by the plan's rules; accepted content checked in the sandbox."""
+
+    async def check(schema: Any, content: Any) -> tuple[FieldProblem, ...]:
+        validation = await sandbox.validate(schema, content, plan.check_budget)
+        if validation.failure is not None:
+            message = f"the requested schema cannot be used to check the answer: {validation.detail}"
+            return (FieldProblem("", message, str(validation.failure)),)
+        return validation.problems
+
+    roots = _unique((*connection.spec.roots, *plan.rules.roots, *plan.roots))
+    return Asking(
+        answerer=RuleAnswerer(plan.rules),
+        roots=roots,
+        max_rounds=limits.max_rounds,
+        max_ask_bytes=limits.max_page_bytes,
+        check=check,
+        server=connection.spec.name,
+    )
+
+
+def _unique(roots: tuple[Any, ...]) -> list[dict[str, str]]:
+    seen: dict[str, dict[str, str]] = {}
+    for root in roots:
+        seen.setdefault(root["uri"], dict(root))
+    return list(seen.values())
 
 
 def writable(report: CallReport) -> CallReport:
@@ -299,17 +372,17 @@ def summary_line(report: CallReport) -> str | None:
 
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    """The `call` command: one mcp-call-result/1 document on stdout whatever the server does."""
+    """The `call`, `prompt` and `read` commands: one mcp-call-result/1 document on stdout whatever the server does."""
+    command = args.command
     try:
         spec = spec_from(args)
         if args.out is not None and str(args.out) == "-":
-            raise UsageError("call prints its result on stdout: give --out a file for the snapshot")
-        arguments = load_arguments(args.call_args, args.args_file)
-    except (UsageError, ArgumentsError) as exc:
-        return usage(parser, "call", str(exc))
+            raise UsageError(f"{command} prints its result on stdout: give --out a file for the snapshot")
+        plan = _plan_of(args)
+    except (UsageError, ArgumentsError, AnswersError) as exc:
+        return usage(parser, command, str(exc))
     limits = limits_of(args, spec)
-    timeout = args.call_timeout if args.call_timeout is not None else limits.request_timeout
-    plan = CallPlan(args.tool, arguments, args.send_invalid, timeout, args.check_budget)
+    plan = replace(plan, timeout=args.call_timeout if args.call_timeout is not None else limits.request_timeout)
     use_oauth_hooks(args, MESSAGE_LIMIT)
     snapshot, report = anyio.run(call_until_signalled, spec, limits, plan)
     report = writable(report)
@@ -317,9 +390,67 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     line = summary_line(report)
     if line is not None:
         print(line, file=sys.stderr)
-    if args.out is not None and (written := write_out("call", snapshot, args.out)):
+    if args.out is not None and (written := write_out(command, snapshot, args.out)):
         return written
     return EXIT_CODES["auth"] if authorization_failed(report) else report.outcome.exit_code
+
+
+_METHODS = {"call": "tools/call", "prompt": "prompts/get", "read": "resources/read"}
+
+
+def _plan_of(args: argparse.Namespace) -> CallPlan:
+    """What the command line asks for (the timeout is filled in once the budgets are known)."""
+    method = _METHODS[args.command]
+    if method == "resources/read":
+        target, arguments = args.uri, {}
+    else:
+        target = args.tool if method == "tools/call" else args.name
+        arguments = load_arguments(args.call_args, args.args_file)
+    if method == "prompts/get":
+        wrong = sorted(key for key, value in arguments.items() if not isinstance(value, str))
+        if wrong:
+            raise ArgumentsError(f"a prompt's arguments are strings: {', '.join(visible(k, 60) for k in wrong[:5])}")
+    rules = load_answers(args.answers) if args.answers is not None else AnswerRules()
+    if args.decline_all:
+        rules = replace(rules, decline_all=True)
+    roots = []
+    for uri in args.roots:
+        if not uri.startswith("file://"):
+            raise UsageError(f"--roots takes file:// URIs: {visible(uri, 200)!r}")
+        roots.append({"uri": uri})
+    return CallPlan(
+        target,
+        arguments,
+        send_invalid=getattr(args, "send_invalid", False),
+        check_budget=getattr(args, "check_budget", CHECK_BUDGET),
+        method=method,
+        rules=rules,
+        roots=tuple(roots),
+    )
+
+
+def load_answers(path: Path) -> AnswerRules:
+    """The answers file (`-` is stdin), read within `MAX_ARGUMENTS_BYTES`, strict JSON.
+
+    Raises:
+        AnswersError: unreadable, too large, not JSON, or not in the answers format; the message says which.
+    """
+    where = f"--answers {path}"
+    try:
+        data = (
+            read_stream_bounded(sys.stdin.buffer, MAX_ARGUMENTS_BYTES, where, "answers")
+            if str(path) == "-"
+            else read_bounded(path, MAX_ARGUMENTS_BYTES, "answers", where)
+        )
+        value = parse_json(read_text(data, where), where)
+    except OSError as exc:
+        raise AnswersError(f"cannot read {where}: {exc.strerror or exc}") from exc
+    except InputError as exc:
+        raise AnswersError(str(exc)) from exc
+    try:
+        return parse_answers(value)
+    except AnswersError as exc:
+        raise AnswersError(f"{where}: {exc}") from exc
 
 
 async def call_until_signalled(spec: ServerSpec, limits: Limits, plan: CallPlan) -> tuple[Snapshot, CallReport]:
@@ -331,4 +462,4 @@ async def call_until_signalled(spec: ServerSpec, limits: Limits, plan: CallPlan)
         return done
     error = stopped(name, "the call")
     snapshot = worker.snapshot or failed_snapshot(error, source_of(spec), started)
-    return snapshot, not_sent(plan.tool, plan.arguments, Outcome.CANCELLED, error.info.message)
+    return snapshot, _not_sent(plan, Outcome.CANCELLED, error.info.message)

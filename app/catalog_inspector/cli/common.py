@@ -58,6 +58,15 @@ def with_oauth(spec: ServerSpec, args: argparse.Namespace) -> ServerSpec:
 
 
 def spec_from(args: argparse.Namespace) -> ServerSpec:
+    """The server the flags name, with `--protocol-era` and `--roots` applied over its entry's own."""
+    spec = _spec_from(args)
+    era = getattr(args, "protocol_era", None)
+    if era is not None:
+        spec = replace(spec, protocol_era=era)
+    return spec
+
+
+def _spec_from(args: argparse.Namespace) -> ServerSpec:
     command = list(args.stdio)
     if command and command[0] == "--":
         command = command[1:]
@@ -128,6 +137,7 @@ def limits_of(args: argparse.Namespace, spec: ServerSpec) -> Limits:
         "max_page_bytes": args.max_page_bytes,
         "request_timeout": args.timeout,
         "deadline": args.deadline,
+        "max_rounds": getattr(args, "max_rounds", None),
     }
     base = limits_for(spec, Limits())
     return replace(base, **{name: value for name, value in given.items() if value is not None})

@@ -9,6 +9,7 @@ from typing import Any
 from catalog_inspector.cli.common import CHECK_BUDGET, FAIL_ON
 from catalog_inspector.cli.oauth import add_oauth_options
 from catalog_inspector.core.config import (
+    PROTOCOL_ERAS,
     Limits,
 )
 from catalog_inspector.core.paths import user_config_file
@@ -52,6 +53,12 @@ def add_walk_options(command: argparse.ArgumentParser, remainder: bool = True) -
         "--deadline", type=positive(float), help=f"seconds for everything (default {defaults.deadline:g})"
     )
     command.add_argument("--out", type=Path, help="write the snapshot JSON here instead of stdout")
+    command.add_argument(
+        "--protocol-era",
+        choices=PROTOCOL_ERAS,
+        help='auto: discover (2026-07-28), else initialize (the default, or the entry\'s "protocolEra"); '
+        "legacy: initialize only; modern: 2026-07-28 discovery only",
+    )
     add_oauth_options(command)
     if remainder:
         command.add_argument("stdio", nargs=argparse.REMAINDER, help="-- COMMAND [ARG...] for a stdio server")
@@ -65,6 +72,34 @@ def add_fail_on(command: argparse.ArgumentParser) -> None:
         help="exit 1 when a change at or above this severity is found (default: any change)",
     )
     command.add_argument("--json", action="store_true", help="print the diff as JSON instead of text")
+
+
+def add_asking_options(command: argparse.ArgumentParser) -> None:
+    """How the server's questions are answered (elicitation, sampling, roots), shared by `call`, `prompt`, `read`."""
+    answers = command.add_mutually_exclusive_group()
+    answers.add_argument(
+        "--answers", type=Path, metavar="FILE", help="answer the server's questions by the rules in FILE (JSON)"
+    )
+    answers.add_argument(
+        "--decline-all", action="store_true", help="decline every elicitation and reject every sampling request"
+    )
+    command.add_argument(
+        "--max-rounds",
+        type=positive(int),
+        metavar="N",
+        help=f"rounds of input_required answered before giving up (default {Limits().max_rounds})",
+    )
+    command.add_argument(
+        "--roots", nargs="+", action="extend", default=[], metavar="URI", help="file:// roots to give (repeatable)"
+    )
+
+
+def _target_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--call-timeout", type=positive(float), metavar="S", help="seconds to wait for each answer (default: --timeout)"
+    )
+    add_asking_options(command)
+    add_walk_options(command, remainder=False)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -110,14 +145,16 @@ def build_parser() -> argparse.ArgumentParser:
     call = commands.add_parser(
         "call",
         usage="%(prog)s TOOL [--args JSON | --args-file FILE] [--send-invalid] [--call-timeout S] [--check-budget S]\n"
+        "       [--answers FILE | --decline-all] [--max-rounds N] [--roots URI...] [--protocol-era ERA]\n"
         "       [snapshot options]\n"
         "       (-- COMMAND [ARG...] | --url URL [--header 'K: V']... [--sse] | --server NAME [--config FILE])",
         help="walk a server's catalog, then make one test call and judge it",
         description="Walk the server like `snapshot`, check the arguments against the tool's input schema, "
         "call it unless they are invalid, and judge the result against the accepted output schema. Prints one "
         "mcp-call-result/1 JSON document. Exit 0 ok, 1 tool_error, jsonrpc_error or output_invalid, 2 usage, "
-        "3 invalid_arguments or unknown_tool (not sent), 4 timeout, connection or catalog_failed, "
+        "3 invalid_arguments, unknown_tool (not sent) or input_invalid, 4 timeout, connection or catalog_failed, "
         "5 when the server's authorization stopped the walk or the call. "
+        "6 input_unanswered or rounds_exceeded (the server's questions; see --answers). "
         "--out also writes the walk's snapshot.",
     )
     call.add_argument("tool", metavar="TOOL", help="the name of the tool to call")
@@ -126,9 +163,6 @@ def build_parser() -> argparse.ArgumentParser:
     given.add_argument("--args-file", type=Path, metavar="FILE", help="read the arguments from FILE (- is stdin)")
     call.add_argument("--send-invalid", action="store_true", help="send even arguments that break the input schema")
     call.add_argument(
-        "--call-timeout", type=positive(float), metavar="S", help="seconds to wait for the answer (default: --timeout)"
-    )
-    call.add_argument(
         "--check-budget",
         type=positive(float),
         default=CHECK_BUDGET,
@@ -136,7 +170,31 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds each schema check (the arguments, the result) may take before it is stopped and "
         f"reported over_budget (default {CHECK_BUDGET:g})",
     )
-    add_walk_options(call, remainder=False)
+    _target_options(call)
+    prompt = commands.add_parser(
+        "prompt",
+        usage="%(prog)s NAME [--args JSON | --args-file FILE] [--answers FILE | --decline-all] [--max-rounds N]\n"
+        "       [--roots URI...] [snapshot options] (-- COMMAND [ARG...] | --url URL ... | --server NAME ...)",
+        help="walk a server's catalog, then get one prompt (answering what the server asks)",
+        description="Walk the server like `snapshot`, then send prompts/get for NAME with its arguments (a JSON "
+        "object of strings) on the same session. Prints one mcp-call-result/1 document (`prompt` names it). "
+        "Outcomes and exit codes as `call`.",
+    )
+    prompt.add_argument("name", metavar="NAME", help="the prompt's name")
+    given = prompt.add_mutually_exclusive_group()
+    given.add_argument("--args", dest="call_args", metavar="JSON", help="the arguments, a JSON object of strings")
+    given.add_argument("--args-file", type=Path, metavar="FILE", help="read the arguments from FILE (- is stdin)")
+    _target_options(prompt)
+    read = commands.add_parser(
+        "read",
+        usage="%(prog)s URI [--answers FILE | --decline-all] [--max-rounds N] [--roots URI...]\n"
+        "       [snapshot options] (-- COMMAND [ARG...] | --url URL ... | --server NAME ...)",
+        help="walk a server's catalog, then read one resource (answering what the server asks)",
+        description="Walk the server like `snapshot`, then send resources/read for URI on the same session. "
+        "Prints one mcp-call-result/1 document (`uri` names it). Outcomes and exit codes as `call`.",
+    )
+    read.add_argument("uri", metavar="URI", help="the resource's URI (a template's expansion too)")
+    _target_options(read)
     signout = commands.add_parser(
         "signout",
         help="forget the sign-in kept for an HTTP server",

@@ -1,6 +1,6 @@
 """Test calls as data and checks: outcomes and reports, the form from a schema, validation, the sandbox, lint, history.
 
-Holds `asking` (what a server asked during a request and how it was answered, round by round), `outcome` (the layer a call stopped at, in words), `report` (one call as an
+Holds `answers` (the answers file of a script), `asking` (what a server asked during a request and how it was answered, round by round), `outcome` (the layer a call stopped at, in words), `report` (one call as an
 `mcp-call-result/1` document with its exit code), `store` (call history and named
 argument sets on disk), `form` and `form_resolve` (a form from an untrusted input
 schema), `validation` (JSON Schema checks, nothing fetched), `sandbox` and
@@ -11,6 +11,13 @@ No SDK: `session` sends the requests. Imports `catalog`, `config` and core's sha
 
 from __future__ import annotations
 
+from catalog_inspector.core.calls.answers import (
+    AnswerRules,
+    AnswersError,
+    RuleAnswerer,
+    answers_of,
+    parse_answers,
+)
 from catalog_inspector.core.calls.asking import (
     ELICIT,
     KNOWN_METHODS,
@@ -93,6 +100,11 @@ from catalog_inspector.core.calls.validation import (
 )
 
 __all__ = [
+    "AnswerRules",
+    "AnswersError",
+    "RuleAnswerer",
+    "answers_of",
+    "parse_answers",
     "ELICIT",
     "KNOWN_METHODS",
     "LIST_ROOTS",

@@ -213,8 +213,8 @@ ANSWERED_LAYERS = frozenset({"ok", "tool_error", "server_error", "protocol"})
 def outcome_of(layer: str, verdict: ResultVerdict | None, unanswered: bool = False) -> Outcome:
     """The outcome of a request, from the layer it stopped at, the verdict on its result, and whether a question
     of the server's went unanswered."""
-    if unanswered and layer in ANSWERED_LAYERS:
-        return Outcome.INPUT_UNANSWERED
+    if unanswered and (layer in ANSWERED_LAYERS or layer == "rounds_exceeded"):
+        return Outcome.INPUT_UNANSWERED  # a server that asks until answered: the unanswered question is the cause
     outcome = _LAYER_OUTCOMES.get(layer) or Outcome.parse(layer) or Outcome.CONNECTION
     if outcome is Outcome.OK and verdict is not None and verdict.verdict not in CLEAN_VERDICTS:
         return Outcome.OUTPUT_INVALID

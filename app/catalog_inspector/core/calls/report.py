@@ -25,7 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from catalog_inspector.core.calls.outcome import CLEAN_VERDICTS, OUTCOMES, CallOutcome, Outcome, outcome_of
+from catalog_inspector.core.calls.asking import Round
+from catalog_inspector.core.calls.outcome import CLEAN_VERDICTS, OUTCOMES, CallOutcome, Outcome
 from catalog_inspector.core.calls.validation import FieldProblem, ResultVerdict, Validation
 from catalog_inspector.core.errors import ErrorInfo
 
@@ -82,6 +83,9 @@ class CallReport:
         output_errors: what is wrong with the result against the tool's output schema.
         error: why the call did not succeed, or None.
         duration_ms: from sending to the answer (or the failure); None when nothing was sent.
+        rounds: the server's questions and their answers, round by round.
+        method: the request: tools/call, prompts/get or resources/read (`tool` is then the prompt's
+            name or the resource's URI; the document says it under `prompt` or `uri` instead).
     """
 
     tool: str
@@ -93,11 +97,18 @@ class CallReport:
     output_errors: tuple[FieldProblem, ...] = ()
     error: CallError | None = None
     duration_ms: float | None = None
+    rounds: tuple[Round, ...] = ()
+    method: str = "tools/call"
 
     def to_json(self) -> dict[str, Any]:
+        target: dict[str, Any] = {"tool": self.tool}
+        if self.method == "prompts/get":
+            target = {"method": self.method, "tool": None, "prompt": self.tool}
+        elif self.method == "resources/read":
+            target = {"method": self.method, "tool": None, "uri": self.tool}
         return {
             "format": FORMAT,
-            "tool": self.tool,
+            **target,
             "arguments": self.arguments,
             "argument_errors": [_problem_json(p) for p in self.argument_errors],
             "sent": self.sent,
@@ -106,6 +117,7 @@ class CallReport:
             "output_errors": [_problem_json(p) for p in self.output_errors],
             "error": self.error.to_json() if self.error is not None else None,
             "duration_ms": self.duration_ms,
+            "rounds": [entry.to_json() for entry in self.rounds],
         }
 
 
@@ -164,11 +176,14 @@ def report_of(
     tool: str, arguments: dict[str, Any], argument_errors: tuple[FieldProblem, ...], outcome: CallOutcome
 ) -> CallReport:
     """The report of a call that went out (unknown tools included: `call_tool` refuses those itself)."""
-    kind = outcome_of(outcome.layer, outcome.verdict)
+    kind = outcome.outcome
     sent = OUTCOMES[kind].sent
     output_errors = output_problems(outcome.verdict) if kind is not Outcome.TOOL_ERROR else ()
     error: CallError | None = None
-    if outcome.error is not None:
+    if kind is Outcome.INPUT_UNANSWERED:
+        then = outcome.error.message if outcome.error is not None else "the call went on"
+        error = CallError(f"{_unanswered_words(outcome.rounds)}; {then}")
+    elif outcome.error is not None:
         error = _call_error(outcome.error)
     elif kind is Outcome.TOOL_ERROR and outcome.result is not None:
         error = _tool_error(outcome.result)
@@ -184,7 +199,16 @@ def report_of(
         output_errors=output_errors,
         error=error,
         duration_ms=outcome.latency_ms if sent else None,
+        rounds=outcome.rounds,
     )
+
+
+def _unanswered_words(rounds: tuple[Round, ...]) -> str:
+    missed = [(entry.index, answer) for entry in rounds for answer in entry.responses if answer.unanswered]
+    index, first = missed[0]
+    what = f"round {index}" + (f", key {first.key!r}" if first.key is not None else "")
+    more = f" (and {len(missed) - 1} more)" if len(missed) > 1 else ""
+    return f"the server asked for input that no answer covered ({what}: {first.action}){more}"
 
 
 def not_sent(

@@ -348,15 +348,27 @@ async def send_asking(
             await anyio.sleep(delay)
             delay = min(delay * 2, _STATE_ONLY_BACKOFF[1])
             answers = ()
+        previous = asking.log.rounds[-2] if len(asking.log.rounds) > 1 else None
         asking.log.put(replace(entry, responses=answers))
         invalid = next((answer for answer in answers if answer.problems), None)
         if invalid is not None:
             return Stopped("input_invalid", _invalid_words(invalid), answered)
+        if answers and all(a.unanswered for a in answers) and _same_asks(previous, entry):
+            # The server asks again what nobody here answers: another round would only say the same.
+            words = "the server asked again what nobody answered; nothing more was sent"
+            return Stopped("rounds_exceeded", words, answered)
         extra = {}
         if asks:
             extra["inputResponses"] = {a.key: a.response for a in answers if a.response is not None}
         if state is not None:
             extra["requestState"] = state
+
+
+def _same_asks(previous: Round | None, entry: Round) -> bool:
+    if previous is None or not all(a.unanswered for a in previous.responses):
+        return False
+    key = [(a.key, a.method, a.params) for a in previous.requests]
+    return bool(key) and key == [(a.key, a.method, a.params) for a in entry.requests]
 
 
 def call_tool_attempt(name: str, arguments: dict[str, Any] | None) -> Attempt:

@@ -387,6 +387,29 @@ def classify_auth(exc: BaseException, step: str, *, registration: bool | None = 
     return failed(f"{what} failed: {type(exc).__name__}: {visible(str(exc), 300)}", "failed")
 
 
+_INPUT_METHODS = ("elicitation/create", "sampling/createMessage", "roots/list")
+
+
+def _malformed_question(problems: list[Any]) -> str | None:
+    """Why an `input_required` result was refused, in its own terms (not the complete result's missing fields)."""
+    asked = [p for p in problems if p["loc"][:1] == ("InputRequiredResult",)]
+    if not asked or len(asked) == len(problems):
+        return None
+    first = asked[0]
+    loc = first["loc"]
+    if len(loc) >= 3 and loc[1] == "inputRequests":
+        key = visible(str(loc[2]), 100)
+        method = next((p["input"] for p in asked if p["loc"][3:] and p["loc"][-1] == "method"), None)
+        if isinstance(method, str) and method not in _INPUT_METHODS:
+            return (
+                f"malformed input_required result: inputRequests[{key!r}] asks {visible(method, 100)!r}, "
+                f"which is none of {', '.join(_INPUT_METHODS)}"
+            )
+        return f"malformed input_required result: inputRequests[{key!r}]: {visible(str(first['msg']), 200)}"
+    where = ".".join(str(part) for part in loc[1:])
+    return f"malformed input_required result: {visible(where, 200)}: {visible(str(first['msg']), 200)}"
+
+
 def _classify_leaf(exc: BaseException, page: int | None) -> CatalogError | None:
     if isinstance(exc, CatalogError):
         return exc
@@ -409,6 +432,9 @@ def _classify_leaf(exc: BaseException, page: int | None) -> CatalogError | None:
         )
     if isinstance(exc, ValidationError):
         problems = exc.errors()
+        asked = _malformed_question(problems)
+        if asked is not None:
+            return make_error(ErrorKind.PROTOCOL, asked, page)
         where = ".".join(str(p) for p in problems[0]["loc"]) if problems else ""
         what = problems[0]["msg"] if problems else str(exc)
         return make_error(ErrorKind.PROTOCOL, f"malformed response: {where}: {what}", page)
