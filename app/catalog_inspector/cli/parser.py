@@ -175,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
         "prompt",
         usage="%(prog)s NAME [--args JSON | --args-file FILE] [--answers FILE | --decline-all] [--max-rounds N]\n"
         "       [--roots URI...] [snapshot options] (-- COMMAND [ARG...] | --url URL ... | --server NAME ...)",
-        help="walk a server's catalog, then get one prompt (answering what the server asks)",
+        help="walk a server's catalog, then get one prompt",
         description="Walk the server like `snapshot`, then send prompts/get for NAME with its arguments (a JSON "
         "object of strings) on the same session. Prints one mcp-call-result/1 document (`prompt` names it). "
         "Outcomes and exit codes as `call`.",
@@ -189,7 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
         "read",
         usage="%(prog)s URI [--answers FILE | --decline-all] [--max-rounds N] [--roots URI...]\n"
         "       [snapshot options] (-- COMMAND [ARG...] | --url URL ... | --server NAME ...)",
-        help="walk a server's catalog, then read one resource (answering what the server asks)",
+        help="walk a server's catalog, then read one resource",
         description="Walk the server like `snapshot`, then send resources/read for URI on the same session. "
         "Prints one mcp-call-result/1 document (`uri` names it). Outcomes and exit codes as `call`.",
     )
