@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs the MCP conformance suite's client auth scenarios against the inspector's CLI
+# Runs the MCP conformance suite's client scenarios (auth/*, test calls, servers that ask) against the inspector's CLI
 # (tests/conformance/client.sh) and prints one line per scenario and a summary.
 #
 #   tests/conformance/run_auth.sh [SCENARIO...]     (`make conformance` installs the suite first)
@@ -22,7 +22,8 @@ REQUIRED="auth/metadata-default auth/metadata-var1 auth/metadata-var2 auth/metad
   auth/basic-cimd auth/scope-from-www-authenticate auth/scope-from-scopes-supported
   auth/scope-omitted-when-undefined auth/scope-step-up auth/scope-retry-limit
   auth/token-endpoint-auth-basic auth/token-endpoint-auth-post auth/token-endpoint-auth-none
-  auth/2025-03-26-oauth-metadata-backcompat auth/2025-03-26-oauth-endpoint-fallback"
+  auth/2025-03-26-oauth-metadata-backcompat auth/2025-03-26-oauth-endpoint-fallback
+  tools_call elicitation-sep1034-client-defaults sep-2322-client-request-state"
 EXTRA="auth/pre-registration auth/resource-mismatch auth/offline-access-scope auth/offline-access-not-supported
   auth/authorization-server-migration auth/iss-supported auth/iss-not-advertised auth/iss-supported-missing
   auth/iss-wrong-issuer auth/iss-unexpected auth/iss-normalized auth/metadata-issuer-mismatch"

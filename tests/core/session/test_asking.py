@@ -224,6 +224,10 @@ async def test_request_state_is_echoed_byte_for_byte_under_a_new_id_each_round()
         stateless = await called(pair, "stateless", answering(lambda ask: accept(ask, {})))
         assert text_of(stateless) == "no state came back, as it should"
 
+        # "Clients MUST treat an absent resultType as complete" (2026-07-28); shown as the server sent it.
+        bare = await called(pair, "bare", None)
+        assert bare.outcome is Outcome.OK and bare.result == {"content": [{"type": "text", "text": "no resultType"}]}
+
 
 @pytest.mark.anyio
 async def test_a_call_made_between_two_rounds_carries_nothing_of_that_flow() -> None:

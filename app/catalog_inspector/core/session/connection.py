@@ -37,6 +37,7 @@ from catalog_inspector.core.errors import CatalogError, ErrorKind, leaves, make_
 from catalog_inspector.core.oauth import InspectorOAuth, OAuthHooks, oauth_applies
 from catalog_inspector.core.session.asking import AskingDesk
 from catalog_inspector.core.transport import (
+    CompletingReadStream,
     Faults,
     MeteredHTTPTransport,
     MeteredReadStream,
@@ -84,6 +85,7 @@ class Connection:
     refused: RequestFaults = field(default_factory=RequestFaults)
     pid: int | None = None
     desk: AskingDesk | None = None
+    completing: CompletingReadStream[Any] | None = None
     server_info: dict[str, Any] = field(default_factory=dict)
     capabilities: dict[str, Any] = field(default_factory=dict)
     instructions: str | None = None
@@ -118,6 +120,8 @@ class Connection:
                 raise (refused or self.faults.first or classify(exc)) from exc
         if ids:
             self.refused.pop(ids[0])  # e.g. a redirect that was followed after all
+            if self.completing is not None:
+                result = self.completing.taken_back(ids[0], result)
         size = self.sizes.pop(ids[0]) if ids else None
         if size is None:
             # Only when a transport could not frame the response (an event stream split by bare CRs).
@@ -356,9 +360,10 @@ async def connect(
                 read, write = await stack.enter_async_context(
                     _transport(spec, limits, log, faults, sizes, refused, handshake, spawned, on_exit, auth)
                 )
+                completing = CompletingReadStream[Any](read)
                 session = await stack.enter_async_context(
                     ClientSession(
-                        read,
+                        completing,
                         ProbingWriteStream[SessionMessage](write),
                         read_timeout_seconds=limits.request_timeout,
                         message_handler=on_message,
@@ -366,6 +371,7 @@ async def connect(
                         **desk.callbacks(),
                     )
                 )
+                completing.modern = lambda: session.protocol_version in MODERN_PROTOCOL_VERSIONS
                 clock.start()
                 with clock.scope:
                     await _negotiate(session, spec)
@@ -387,6 +393,7 @@ async def connect(
                     refused=refused,
                     pid=pids[0] if pids else None,
                     desk=desk,
+                    completing=completing,
                     server_info=_dump(session.server_info),
                     capabilities=_dump(session.server_capabilities),
                     instructions=session.instructions,

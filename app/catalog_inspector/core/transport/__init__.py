@@ -3,7 +3,8 @@
 Holds `stdio` (the bounded stdio transport and the server's log), `legacy_sse`
 (the bounded HTTP+SSE client), `meter` (every response's bytes counted as they
 arrive, the cap enforced there), `bodies` (HTTP bodies decoded, then read under
-a cap), `sizes` (what each response measured, by request id), `classify` (what the SDK, anyio or the OS raises,
+a cap), `sizes` (what each response measured, by request id), `completing` (an absent
+`resultType` read as complete, as 2026-07-28 tells clients), `classify` (what the SDK, anyio or the OS raises,
 turned into `core.errors` kinds, once) and `sdk` (the SDK's private parts we use,
 behind one adapter). Imports `config` and core's shared modules; `oauth` and
 `session` build on it.
@@ -16,6 +17,9 @@ from catalog_inspector.core.transport.classify import (
     classify,
     classify_auth,
     http_status_error,
+)
+from catalog_inspector.core.transport.completing import (
+    CompletingReadStream,
 )
 from catalog_inspector.core.transport.legacy_sse import (
     legacy_sse_client,
@@ -46,6 +50,7 @@ from catalog_inspector.core.transport.stdio import (
 __all__ = [
     "AUTH_CAP",
     "AUTH_STEP",
+    "CompletingReadStream",
     "Faults",
     "MeteredHTTPTransport",
     "MeteredReadStream",
