@@ -282,10 +282,9 @@ def asking_of(plan: CallPlan, connection: Connection, limits: Limits, sandbox: S
             return (FieldProblem("", message, str(validation.failure)),)
         return validation.problems
 
-    roots = _unique((*connection.spec.roots, *plan.rules.roots, *plan.roots))
     return Asking(
         answerer=RuleAnswerer(plan.rules),
-        roots=roots,
+        roots=connection.spec.roots,
         max_rounds=limits.max_rounds,
         max_ask_bytes=limits.max_page_bytes,
         check=check,
@@ -381,6 +380,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         plan = _plan_of(args)
     except (UsageError, ArgumentsError, AnswersError) as exc:
         return usage(parser, command, str(exc))
+    # The roots go on the entry itself: a server may ask for them before any call (right after the handshake).
+    spec = replace(spec, roots=tuple(_unique((*spec.roots, *plan.rules.roots, *plan.roots))))
     limits = limits_of(args, spec)
     plan = replace(plan, timeout=args.call_timeout if args.call_timeout is not None else limits.request_timeout)
     use_oauth_hooks(args, MESSAGE_LIMIT)
