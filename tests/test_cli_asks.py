@@ -113,3 +113,16 @@ def test_a_malformed_answers_file_is_a_usage_error_and_starts_no_server(tmp_path
     assert proc.returncode == 2 and "not allowed with argument" in proc.stderr
     proc = run_cli("call", "greet", "--roots", "/home/ada", "--", "/nonexistent/server")
     assert proc.returncode == 2 and "--roots takes file:// URIs" in proc.stderr
+
+
+def test_protocol_era_chooses_the_handshake_for_snapshot_too() -> None:
+    demo = ["--", sys.executable, "-m", "catalog_inspector.demo", "--mode", "normal"]
+    legacy = run_cli("snapshot", "--protocol-era", "legacy", *demo)
+    assert legacy.returncode == 0 and json.loads(legacy.stdout)["server"]["protocol_version"] == "2025-11-25"
+    modern = run_cli("snapshot", "--protocol-era", "modern", *demo)
+    assert modern.returncode == 0 and json.loads(modern.stdout)["server"]["protocol_version"] == "2026-07-28"
+    # A server of the older era only (it refuses server/discover): `modern` does not fall back.
+    refused = run_cli("snapshot", "--protocol-era", "modern", *demo, "--legacy")
+    assert refused.returncode == 4 and json.loads(refused.stdout)["status"] == "failed"
+    bad = run_cli("snapshot", "--protocol-era", "2026", *demo)
+    assert bad.returncode == 2 and "invalid choice" in bad.stderr

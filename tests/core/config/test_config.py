@@ -41,12 +41,36 @@ def test_stdio_http_and_sse_entries_parse() -> None:
         ({"command": "x", "args": "not-a-list"}, "args must be a list of strings"),
         ({"type": "http", "url": "file:///etc/passwd"}, "url must be an http"),
         ({"command": "x", "env": {"K": 1}}, "env must be an object of strings"),
+        ({"command": "x", "roots": {"uri": "file:///a"}}, "roots must be a list"),
+        ({"command": "x", "roots": [{"uri": "https://a.invalid/"}]}, r"roots\[0\]\.uri must be a file:// URI"),
+        ({"command": "x", "roots": [{"uri": "file:///a", "name": 3}]}, r"roots\[0\]\.name must be a string"),
+        ({"type": "http", "url": "https://a.test/mcp", "protocolEra": "2026"}, "protocolEra must be one of auto"),
+        ({"command": "x", "budgets": {"maxRounds": 0}}, "maxRounds must be a positive number"),
     ],
 )
 def test_bad_entries_name_the_server_and_the_field(entry: dict, message: str) -> None:
     with pytest.raises(ConfigError, match=message) as caught:
         parse_config({"mcpServers": {"broken": entry}})
     assert "mcpServers.broken" in str(caught.value)
+
+
+def test_roots_the_protocol_era_and_the_rounds_budget_are_read() -> None:
+    (spec,) = parse_config(
+        {
+            "mcpServers": {
+                "asks": {
+                    "command": "x",
+                    "roots": [{"uri": "file:///home/ada/project", "name": "project"}, {"uri": "file:///srv"}],
+                    "protocolEra": "legacy",
+                    "budgets": {"maxRounds": 3},
+                }
+            }
+        }
+    )
+    assert spec.roots == ({"uri": "file:///home/ada/project", "name": "project"}, {"uri": "file:///srv"})
+    assert spec.protocol_era == "legacy" and dict(spec.budgets) == {"max_rounds": 3}
+    (plain,) = parse_config({"mcpServers": {"plain": {"command": "x"}}})
+    assert plain.roots == () and plain.protocol_era == "auto"
 
 
 def test_unreadable_and_invalid_files_say_where(tmp_path: Path) -> None:
