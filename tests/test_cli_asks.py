@@ -80,6 +80,20 @@ def test_decline_all_rounds_cap_and_an_invalid_answer(tmp_path: Path) -> None:
     assert code == 3 and doc["outcome"] == "input_invalid" and "/name" in doc["error"]["message"]
 
 
+def test_a_url_elicitation_required_error_names_the_page_to_open() -> None:
+    code, doc, _ = run("call", "connect_calendar")
+    assert (
+        code == 1
+        and doc["outcome"] == "jsonrpc_error"
+        and doc["error"]
+        == {
+            "message": "URL elicitation required (the page to open: "
+            "https://consent.example.invalid/approve?request=demo-asks&step=connect)",
+            "code": -32042,
+        }
+    )
+
+
 def test_roots_from_the_file_and_the_flag_are_given(tmp_path: Path) -> None:
     code, doc, _ = run("call", "roots", "--roots", "file:///srv/data", answers=ANSWERS, tmp=tmp_path)
     assert code == 0

@@ -10,6 +10,7 @@ server sends the request itself while the call runs. The tools:
 - `signup`: two rounds: a name, then a plan (titled enum, default), a newsletter flag
   (default) and an email address (format).
 - `consent`: a URL elicitation (a consent page the inspector must never fetch).
+- `connect_calendar`: refuses with JSON-RPC -32042 (URL elicitation required), naming the page.
 - `summarise`: a sampling request; the reply is the result.
 - `roots`: asks for the client's roots and lists them.
 - `insist`: never stops asking (each round a new question): the rounds cap ends it.
@@ -28,6 +29,7 @@ from typing import Any
 import anyio
 import mcp_types as types
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.shared.exceptions import UrlElicitationRequiredError
 from mcp.shared.message import ServerMessageMetadata
 from pydantic import TypeAdapter
 
@@ -181,6 +183,15 @@ async def consent(ctx: Context) -> str | types.InputRequiredResult:
     if answer.get("action") == "accept":
         return "Consent opened: the server will go on once the page is approved."
     return _said(answer, "consent")
+
+
+@server.tool()
+async def connect_calendar() -> str:
+    """Refuses until you have approved access on a page: a JSON-RPC -32042 (URL elicitation required)."""
+    page = types.ElicitRequestURLParams(
+        message="Connect your calendar first.", url=CONSENT_URL + "&step=connect", elicitation_id="demo-connect-1"
+    )
+    raise UrlElicitationRequiredError([page])
 
 
 @server.tool()

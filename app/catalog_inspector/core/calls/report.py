@@ -29,6 +29,7 @@ from catalog_inspector.core.calls.asking import Round
 from catalog_inspector.core.calls.outcome import CLEAN_VERDICTS, OUTCOMES, CallOutcome, Outcome
 from catalog_inspector.core.calls.validation import FieldProblem, ResultVerdict, Validation
 from catalog_inspector.core.errors import ErrorInfo
+from catalog_inspector.core.text import visible
 
 if TYPE_CHECKING:
     from catalog_inspector.core.catalog import Snapshot
@@ -165,11 +166,31 @@ def _output_error(problems: tuple[FieldProblem, ...]) -> CallError:
     return CallError(f"the result breaks the tool's output schema ({counted(len(problems), 'problem')})")
 
 
+URL_ELICITATION_REQUIRED = -32042  # the server wants the person to visit a page first (2025-11-25 and later)
+URLS_SHOWN = 5
+
+
 def _call_error(info: ErrorInfo) -> CallError:
     # A JSON-RPC error keeps the server's own message (the classified one adds our words around it).
     said = info.details.get("message")
     message = said if isinstance(said, str) and info.code is not None else info.message
+    if info.code == URL_ELICITATION_REQUIRED:
+        message += _urls_to_open(info.details.get("data"))
     return CallError(message, info.code, dict(info.details))
+
+
+def _urls_to_open(data: Any) -> str:
+    """The pages a -32042 error asks the person to open (`data.elicitations[].url`), as plain text."""
+    found = data.get("elicitations") if isinstance(data, dict) else None
+    urls = (
+        [e["url"] for e in found if isinstance(e, dict) and isinstance(e.get("url"), str)]
+        if isinstance(found, list)
+        else []
+    )
+    if not urls:
+        return ""
+    more = f" (and {len(urls) - URLS_SHOWN} more)" if len(urls) > URLS_SHOWN else ""
+    return " (the page to open: " + ", ".join(visible(u, 500) for u in urls[:URLS_SHOWN]) + more + ")"
 
 
 def report_of(
