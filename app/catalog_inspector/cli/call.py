@@ -1,8 +1,12 @@
-"""The `call` command's work: walk the catalog, check the arguments, make one test call, judge the answer.
+"""The `call`, `prompt` and `read` commands' work: walk the catalog, check the arguments, make one test
+request, answer what the server asks on the way (the answers file), judge the answer.
 
     mcp-catalog-inspector call TOOL [--args JSON | --args-file FILE] [--send-invalid] [--call-timeout S]
-                              [--check-budget S] [snapshot options]
+                              [--check-budget S] [--answers FILE | --decline-all] [--max-rounds N]
+                              [--roots URI...] [snapshot options]
                               (-- COMMAND [ARG...] | --url URL ... | --server NAME ...)
+    mcp-catalog-inspector prompt NAME [--args JSON] [the same options]
+    mcp-catalog-inspector read URI [the same options]
 
 `cli` parses the command line and prints; this module turns a server and a
 `CallPlan` into a `CallReport` (`core.calls.report`). The walk and the call share
@@ -221,23 +225,10 @@ async def _call_on(worker: SessionWorker, plan: CallPlan, sandbox: Sandbox) -> C
         return _not_sent(plan, Outcome.CATALOG_FAILED, "the catalog walk ended without a snapshot")
     if snapshot.status != "complete":
         return replace(catalog_failed(tool_name, arguments, snapshot), method=plan.method)
-    problems: tuple[FieldProblem, ...] = ()
-    tool = None
-    if plan.method == "tools/call":
-        tool = find_tool(snapshot, tool_name)
-        if tool is None:
-            count = len(snapshot.tools.items)
-            message = f"{tool_name!r} is not among the {count} tools of the accepted catalog; nothing was sent"
-            return not_sent(tool_name, arguments, Outcome.UNKNOWN_TOOL, message)
-        problems = await check_arguments(sandbox, tool, arguments, plan.check_budget)
-        if problems and not plan.send_invalid:
-            message = f"the arguments break the input schema ({counted(len(problems), 'problem')}); nothing was sent"
-            return not_sent(tool_name, arguments, Outcome.INVALID_ARGUMENTS, message, problems)
-    elif plan.method == "prompts/get":
-        prompts = snapshot.lists["prompts"].items
-        if not any(prompt.get("name") == tool_name for prompt in prompts):
-            message = f"{tool_name!r} is not among the {len(prompts)} prompts of the accepted catalog; nothing was sent"
-            return _not_sent(plan, Outcome.UNKNOWN_TOOL, message)
+    refused = await _refused(plan, snapshot, sandbox)
+    if isinstance(refused, CallReport):
+        return refused
+    problems = refused
     connection = worker.connection
     if connection is None:
         # The session broke between the walk and the call (the process exited, say).
@@ -255,6 +246,30 @@ async def _call_on(worker: SessionWorker, plan: CallPlan, sandbox: Sandbox) -> C
             said = f"no answer within the call timeout of {plan.timeout:g} s"
             outcome = replace(outcome, error=replace(outcome.error, message=said))
     return replace(report_of(tool_name, arguments, problems, outcome), method=plan.method)
+
+
+async def _refused(plan: CallPlan, snapshot: Snapshot, sandbox: Sandbox) -> CallReport | tuple[FieldProblem, ...]:
+    """Why nothing is to be sent (a tool or prompt the catalog lacks, invalid arguments), or the argument
+    problems sent anyway (`--send-invalid`)."""
+    name = plan.tool
+    if plan.method == "prompts/get":
+        prompts = snapshot.lists["prompts"].items
+        if not any(prompt.get("name") == name for prompt in prompts):
+            message = f"{name!r} is not among the {len(prompts)} prompts of the accepted catalog; nothing was sent"
+            return _not_sent(plan, Outcome.UNKNOWN_TOOL, message)
+    if plan.method != "tools/call":
+        return ()
+    tool = find_tool(snapshot, name)
+    if tool is None:
+        message = (
+            f"{name!r} is not among the {len(snapshot.tools.items)} tools of the accepted catalog; nothing was sent"
+        )
+        return not_sent(name, plan.arguments, Outcome.UNKNOWN_TOOL, message)
+    problems = await check_arguments(sandbox, tool, plan.arguments, plan.check_budget)
+    if problems and not plan.send_invalid:
+        message = f"the arguments break the input schema ({counted(len(problems), 'problem')}); nothing was sent"
+        return not_sent(name, plan.arguments, Outcome.INVALID_ARGUMENTS, message, problems)
+    return problems
 
 
 def _not_sent(plan: CallPlan, outcome: Outcome, message: str) -> CallReport:
