@@ -22,7 +22,7 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 import mcp_types as types
@@ -88,7 +88,7 @@ class Stopped:
     `layer` is `rounds_exceeded` or `input_invalid`; `result` the server's last answer (the question).
     """
 
-    layer: str
+    layer: Literal["rounds_exceeded", "input_invalid"]
     message: str
     result: dict[str, Any] | None = None
 

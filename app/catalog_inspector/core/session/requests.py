@@ -76,7 +76,7 @@ def _asking_for(connection: Connection, asking: Asking | None) -> Asking:
 def _stopped(answered: ErrorInfo | Stopped, latency: float, rounds: tuple[Round, ...]) -> CallOutcome:
     if isinstance(answered, Stopped):
         error = ErrorInfo(ErrorKind.PROTOCOL, answered.message)
-        return CallOutcome(answered.layer, answered.result, error=error, latency_ms=latency, rounds=rounds)  # type: ignore[arg-type]
+        return CallOutcome(answered.layer, answered.result, error=error, latency_ms=latency, rounds=rounds)
     return CallOutcome(layer_of(answered.kind), error=answered, latency_ms=latency, rounds=rounds)
 
 
