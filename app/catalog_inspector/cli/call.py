@@ -124,6 +124,7 @@ class CallPlan:
     send_invalid: bool = False
     timeout: float | None = None
     check_budget: float = CHECK_BUDGET  # seconds for each schema check, in the sandbox
+    send_excluded: bool = False
     method: str = "tools/call"
     rules: AnswerRules = field(default_factory=AnswerRules)
     roots: tuple[dict[str, str], ...] = ()
@@ -284,7 +285,16 @@ async def _send(
     if plan.method == "resources/read":
         return await read_resource(connection, plan.tool, plan.timeout, asking=asking)
     judge = judge_in(sandbox, plan.check_budget)
-    return await call_tool(connection, snapshot, plan.tool, plan.arguments, plan.timeout, judge, asking=asking)
+    return await call_tool(
+        connection,
+        snapshot,
+        plan.tool,
+        plan.arguments,
+        plan.timeout,
+        judge,
+        asking=asking,
+        send_excluded=plan.send_excluded,
+    )
 
 
 def asking_of(plan: CallPlan, connection: Connection, limits: Limits, sandbox: Sandbox) -> Asking:
@@ -438,6 +448,7 @@ def _plan_of(args: argparse.Namespace) -> CallPlan:
         target,
         arguments,
         send_invalid=getattr(args, "send_invalid", False),
+        send_excluded=getattr(args, "send_excluded", False),
         check_budget=getattr(args, "check_budget", CHECK_BUDGET),
         method=method,
         rules=rules,

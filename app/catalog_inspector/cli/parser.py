@@ -152,7 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Walk the server like `snapshot`, check the arguments against the tool's input schema, "
         "call it unless they are invalid, and judge the result against the accepted output schema. Prints one "
         "mcp-call-result/1 JSON document. Exit 0 ok, 1 tool_error, jsonrpc_error or output_invalid, 2 usage, "
-        "3 invalid_arguments, unknown_tool (not sent) or input_invalid, 4 timeout, connection or catalog_failed, "
+        "3 invalid_arguments, unknown_tool, excluded_tool (not sent) or input_invalid, 4 timeout, connection or catalog_failed, "
         "5 when the server's authorization stopped the walk or the call. "
         "6 input_unanswered or rounds_exceeded (the server's questions; see --answers). "
         "--out also writes the walk's snapshot.",
@@ -162,6 +162,11 @@ def build_parser() -> argparse.ArgumentParser:
     given.add_argument("--args", dest="call_args", metavar="JSON", help="the arguments, a JSON object (default: {})")
     given.add_argument("--args-file", type=Path, metavar="FILE", help="read the arguments from FILE (- is stdin)")
     call.add_argument("--send-invalid", action="store_true", help="send even arguments that break the input schema")
+    call.add_argument(
+        "--send-excluded",
+        action="store_true",
+        help="call even a tool conforming 2026-07-28 clients exclude (an invalid x-mcp-header annotation)",
+    )
     call.add_argument(
         "--check-budget",
         type=positive(float),

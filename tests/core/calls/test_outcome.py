@@ -20,6 +20,7 @@ def test_every_outcome_has_a_heading_a_sent_flag_and_an_exit_code() -> None:
     assert {o for o in Outcome if not OUTCOMES[o].sent} == {
         Outcome.INVALID_ARGUMENTS,
         Outcome.UNKNOWN_TOOL,
+        Outcome.EXCLUDED_TOOL,
         Outcome.CATALOG_FAILED,
     }
 

@@ -51,6 +51,7 @@ Layer = Literal[
     "ok",
     "tool_error",
     "unknown_tool",
+    "excluded_tool",
     "server_error",
     "timeout",
     "connection",
@@ -66,6 +67,7 @@ Layer = Literal[
 # ok            the server answered with a result (its verdict says how it measures up to the schema)
 # tool_error    the server answered; the tool failed (isError: true)
 # unknown_tool  not in the accepted catalog: nothing was sent
+# excluded_tool conforming 2026-07-28 clients drop it (an invalid x-mcp-header): nothing was sent
 # server_error  a JSON-RPC error response
 # timeout       no answer within the call's timeout (the server was sent a cancellation)
 # connection    the transport closed or the process died
@@ -88,6 +90,8 @@ class Outcome(enum.StrEnum):
     INVALID_ARGUMENTS = "invalid_arguments"
     # The tool is not in the accepted catalog: nothing was sent.
     UNKNOWN_TOOL = "unknown_tool"
+    # Conforming 2026-07-28 clients drop the tool (its x-mcp-header annotation is invalid): nothing was sent.
+    EXCLUDED_TOOL = "excluded_tool"
     # The server answered; the tool failed (`isError: true`).
     TOOL_ERROR = "tool_error"
     # The server answered with a JSON-RPC error response.
@@ -157,6 +161,9 @@ OUTCOMES: dict[Outcome, OutcomeWords] = {
     Outcome.SIZE_LIMIT: OutcomeWords("Response too large: the answer is over the byte cap and was not read", True, 1),
     Outcome.INVALID_ARGUMENTS: OutcomeWords("Invalid arguments: nothing was sent", False, 3),
     Outcome.UNKNOWN_TOOL: OutcomeWords("Unknown tool: not in the accepted catalog, nothing was sent", False, 3),
+    Outcome.EXCLUDED_TOOL: OutcomeWords(
+        "Excluded tool: conforming 2026-07-28 clients drop it (an invalid x-mcp-header), nothing was sent", False, 3
+    ),
     Outcome.TIMEOUT: OutcomeWords("Timeout: no answer in time (the server was told to cancel)", True, 4),
     Outcome.CONNECTION: OutcomeWords("Connection: the transport closed or the server process is gone", True, 4),
     Outcome.CATALOG_FAILED: OutcomeWords(

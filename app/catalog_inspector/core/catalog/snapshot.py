@@ -171,6 +171,7 @@ class Snapshot:
         status/error: the whole snapshot; the first list that failed decides them.
         server: name, version (and title) from the server's own info, plus protocol_version.
         lists: tools, resources, resource_templates, prompts.
+        excluded_tools: `{name, reason}` of each tool a conforming 2026-07-28 client drops.
         source: the configured server's name and how it was reached.
     """
 
@@ -183,6 +184,8 @@ class Snapshot:
     source: dict[str, Any] = field(default_factory=dict)
     taken_at: str = ""
     duration_ms: float = 0.0
+    # Tools a conforming 2026-07-28 client must drop (an invalid x-mcp-header): kept in `tools`, named here.
+    excluded_tools: tuple[dict[str, str], ...] = ()
 
     def __repr__(self) -> str:
         return f"Snapshot({self.status}, {self.source.get('name')!r}, tools={self.lists['tools']!r})"
@@ -208,6 +211,7 @@ class Snapshot:
             "pages": [p.to_json() for p in tools.pages],
             "tools_status": tools.status,
             "tools_error": tools.error.to_json() if tools.error else None,
+            "excluded_tools": list(self.excluded_tools),
             **{name: self.lists[name].to_json() for name in LIST_NAMES if name != "tools"},
         }
 
@@ -236,7 +240,19 @@ class Snapshot:
             source=dict(data.get("source", {})),
             taken_at=str(data.get("taken_at", "")),
             duration_ms=float(data.get("duration_ms", 0.0)),
+            excluded_tools=tuple(_excluded(data.get("excluded_tools"))),
         )
+
+
+def _excluded(value: Any) -> list[dict[str, str]]:
+    """The `excluded_tools` of a stored document (absent in those written before it existed)."""
+    if not isinstance(value, list):
+        return []
+    return [
+        {"name": e["name"], "reason": str(e.get("reason", ""))}
+        for e in value
+        if isinstance(e, dict) and isinstance(e.get("name"), str)
+    ]
 
 
 # The arrays that grow with the catalog, one element per line: at the top, and in each other list's object.

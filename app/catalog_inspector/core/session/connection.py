@@ -41,6 +41,7 @@ from catalog_inspector.core.transport import (
     Faults,
     MeteredHTTPTransport,
     MeteredReadStream,
+    ParamHeaders,
     ProbingWriteStream,
     RequestFaults,
     ResponseSizes,
@@ -75,6 +76,7 @@ class Connection:
         refused: why the transport refused a response as it arrived (HTTP), by request id.
         pid: the server process id (stdio only).
         desk: receives the server's own elicitation, sampling and roots requests (eras before 2026-07-28).
+        param_headers: the accepted catalog's `x-mcp-header` annotations (the walk teaches them; HTTP calls mirror them).
     """
 
     spec: ServerSpec
@@ -86,6 +88,7 @@ class Connection:
     pid: int | None = None
     desk: AskingDesk | None = None
     completing: CompletingReadStream[Any] | None = None
+    param_headers: ParamHeaders = field(default_factory=ParamHeaders)
     server_info: dict[str, Any] = field(default_factory=dict)
     capabilities: dict[str, Any] = field(default_factory=dict)
     instructions: str | None = None
@@ -192,6 +195,7 @@ def _transport(
     on_spawn: Callable[[int], None],
     on_exit: Callable[[int], None] | None,
     auth: InspectorOAuth | None = None,
+    params: ParamHeaders | None = None,
 ) -> AbstractAsyncContextManager[Any]:
     if spec.transport == "stdio":
         return bounded_stdio_client(
@@ -206,7 +210,12 @@ def _transport(
     if spec.transport == "sse":
         return _sse(spec, limits, sizes, refused, faults, setup_timeout, auth)
     metered = MeteredHTTPTransport(
-        httpx2.AsyncHTTPTransport(), sizes, cap=limits.max_page_bytes, faults=refused, auth=auth is not None
+        httpx2.AsyncHTTPTransport(),
+        sizes,
+        cap=limits.max_page_bytes,
+        faults=refused,
+        auth=auth is not None,
+        params=params,
     )
     # The OAuth flow's own requests are built by the provider: the configured headers never go with them.
     http = httpx2.AsyncClient(
@@ -348,6 +357,7 @@ async def connect(
             on_notification(str(message.method))
 
     desk = AskingDesk(spec.roots, spec.name)
+    params = ParamHeaders()
     handshake = timeout if timeout is not None else limits.request_timeout * 2
     clock = HandshakeClock(handshake)
     auth = None
@@ -358,7 +368,7 @@ async def connect(
         async with AsyncExitStack() as stack:
             try:
                 read, write = await stack.enter_async_context(
-                    _transport(spec, limits, log, faults, sizes, refused, handshake, spawned, on_exit, auth)
+                    _transport(spec, limits, log, faults, sizes, refused, handshake, spawned, on_exit, auth, params)
                 )
                 completing = CompletingReadStream[Any](read)
                 session = await stack.enter_async_context(
@@ -394,6 +404,7 @@ async def connect(
                     pid=pids[0] if pids else None,
                     desk=desk,
                     completing=completing,
+                    param_headers=params,
                     server_info=_dump(session.server_info),
                     capabilities=_dump(session.server_capabilities),
                     instructions=session.instructions,

@@ -42,8 +42,12 @@ async def call_tool(
     judge: Judge = judge_in_process,
     progress: Progress | None = None,
     asking: Asking | None = None,
+    send_excluded: bool = False,
 ) -> CallOutcome:
     """Call `name` on `connection` and check the result against `snapshot`'s schema for it.
+
+    A tool conforming 2026-07-28 clients exclude (an invalid `x-mcp-header`) is not called
+    unless `send_excluded`: this is an inspector, so it can be, but only on purpose.
 
     `judge` checks the result; the default runs in this thread without a time limit.
     `progress` receives the server's progress notifications while the call runs.
@@ -54,6 +58,10 @@ async def call_tool(
     if tool is None:
         message = f"{name!r} is not in the accepted catalog; nothing was sent"
         return CallOutcome("unknown_tool", error=ErrorInfo(ErrorKind.NOT_SENT, message))
+    excluded = connection.param_headers.excluded.get(name)
+    if excluded is not None and not send_excluded:
+        message = f"conforming 2026-07-28 clients exclude {name!r} ({excluded}); nothing was sent"
+        return CallOutcome("excluded_tool", error=ErrorInfo(ErrorKind.NOT_SENT, message))
     asking = _asking_for(connection, asking)
     start = time.perf_counter()
     answered = await send_asking(connection, call_tool_attempt(name, arguments), asking, timeout, progress)

@@ -8,6 +8,7 @@ from typing import Any
 
 import anyio
 import mcp_types as types
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from catalog_inspector.core.catalog import (
     LIST_KINDS,
@@ -107,6 +108,11 @@ async def take_snapshot(
             if connection.faults.first is not None:
                 broken_in = name
     status, error = summarize(lists)
+    tools = lists["tools"]
+    if tools.status == "complete" and connection.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        # 2026-07-28: a tool's x-mcp-header annotations decide its calls' headers, or exclude it.
+        connection.param_headers.learn(tools.items)
+    excluded = tuple({"name": name, "reason": why} for name, why in connection.param_headers.excluded.items())
     info = connection.server_info
     return Snapshot(
         status=status,
@@ -123,6 +129,7 @@ async def take_snapshot(
         source=source_of(connection.spec),
         taken_at=now_iso(),
         duration_ms=(time.perf_counter() - started) * 1000,
+        excluded_tools=excluded,
     )
 
 

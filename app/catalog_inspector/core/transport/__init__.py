@@ -3,7 +3,7 @@
 Holds `stdio` (the bounded stdio transport and the server's log), `legacy_sse`
 (the bounded HTTP+SSE client), `meter` (every response's bytes counted as they
 arrive, the cap enforced there), `bodies` (HTTP bodies decoded, then read under
-a cap), `sizes` (what each response measured, by request id), `completing` (an absent
+a cap), `sizes` (what each response measured, by request id), `param_headers` (`Mcp-Param-*` mirrored from a tool's arguments), `completing` (an absent
 `resultType` read as complete, as 2026-07-28 tells clients), `classify` (what the SDK, anyio or the OS raises,
 turned into `core.errors` kinds, once) and `sdk` (the SDK's private parts we use,
 behind one adapter). Imports `config` and core's shared modules; `oauth` and
@@ -33,6 +33,9 @@ from catalog_inspector.core.transport.meter import (
     probe_request_id,
     request_id_of,
 )
+from catalog_inspector.core.transport.param_headers import (
+    ParamHeaders,
+)
 from catalog_inspector.core.transport.sdk import (
     negotiate_auto,
 )
@@ -54,6 +57,7 @@ __all__ = [
     "Faults",
     "MeteredHTTPTransport",
     "MeteredReadStream",
+    "ParamHeaders",
     "ProbingWriteStream",
     "RequestFaults",
     "ResponseSizes",

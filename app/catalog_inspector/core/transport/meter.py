@@ -39,6 +39,7 @@ from catalog_inspector.core.redact import redacted_url
 from catalog_inspector.core.text import visible
 from catalog_inspector.core.transport.bodies import CappedAuthBody, CappedBody, EventStream, decoded
 from catalog_inspector.core.transport.classify import classify_auth, http_status_error
+from catalog_inspector.core.transport.param_headers import ParamHeaders
 from catalog_inspector.core.transport.sizes import MAX_PENDING, RequestFaults, RequestId, ResponseSizes, SseEventMeter
 
 __all__ = [
@@ -248,6 +249,7 @@ class MeteredHTTPTransport(httpx2.AsyncBaseTransport):
     arrives, and redirects and unusable session ids are filed as faults.
     Legacy SSE (`events` given): the GET event stream is split into events for
     `SseEventMeter`; an event over `cap` ends the stream and `on_stream_fault` hears why.
+    With `params`, a `tools/call` POST carries the `Mcp-Param-*` headers its arguments mirror.
     With `auth` (an OAuth provider handles 401 and 403: it files what they mean itself), an
     OAuth flow's own requests (`AUTH_CAP`) have their responses capped and are not metered.
     Any other body is cut off at `cap` too (an event stream event by event), so no answer
@@ -264,8 +266,10 @@ class MeteredHTTPTransport(httpx2.AsyncBaseTransport):
         faults: RequestFaults | None = None,
         on_stream_fault: Callable[[CatalogError], None] | None = None,
         auth: bool = False,
+        params: ParamHeaders | None = None,
     ) -> None:
         self._inner = inner
+        self._params = params
         self._auth = auth
         self._sizes = sizes
         self._events = events
@@ -276,6 +280,8 @@ class MeteredHTTPTransport(httpx2.AsyncBaseTransport):
         self._redirects: OrderedDict[str, tuple[int, CatalogError]] = OrderedDict()
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        if self._params is not None:
+            request.headers.update(self._params.headers_for(request))
         request_id = request_id_of(request)
         if request_id is not None and (redirect := self._redirects.get(str(request_id))) is not None:
             self._faults.discard(request_id, redirect[1])  # being followed: not the last answer

@@ -1,0 +1,54 @@
+"""2026-07-28 mirrored parameter headers (SEP-2243): calls carry Mcp-Param-*, invalid annotations exclude a tool."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.cli_runner import run_cli
+from tests.helpers import serving
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    with serving([sys.executable, "-m", "tests.fixtures.header_server"]) as found:
+        yield found
+
+
+def run(*args: str) -> tuple[int, dict[str, Any]]:
+    proc = run_cli(*args, timeout=60)
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def test_an_annotated_argument_travels_in_its_header_and_the_server_accepts_the_call(url: str) -> None:
+    # The SDK's server answers -32020 when Mcp-Param-Region is missing or differs from the body.
+    code, doc = run("call", "forecast", "--args", '{"region": "eu-west", "days": 2}', "--url", url)
+    assert code == 0 and doc["outcome"] == "ok", doc["error"]
+    assert doc["result"]["content"][0]["text"] == "sunny in eu-west for 2 days"
+    # A value that may not go raw into a header (CR/LF, non-ASCII) is carried encoded, and decoded to the same.
+    code, doc = run("call", "forecast", "--args", json.dumps({"region": "eu\r\nX-Evil: 1 ünï"}), "--url", url)
+    assert code == 0 and doc["result"]["content"][0]["text"] == "sunny in eu\r\nX-Evil: 1 ünï for 1 days"
+
+
+def test_a_tool_with_an_invalid_annotation_is_listed_as_excluded_and_called_only_on_purpose(url: str) -> None:
+    code, doc = run("snapshot", "--url", url)
+    assert code == 0 and {t["name"] for t in doc["tools"]} == {"forecast", "broken"}  # kept, not hidden
+    assert doc["excluded_tools"] == [
+        {"name": "broken", "reason": "property 'city': x-mcp-header 'Bad Name' is not an RFC 9110 token"}
+    ]
+    code, doc = run("call", "broken", "--args", '{"city": "Oslo"}', "--url", url)
+    assert code == 3 and doc["outcome"] == "excluded_tool" and doc["sent"] is False
+    assert "conforming 2026-07-28 clients exclude 'broken'" in doc["error"]["message"]
+    code, doc = run("call", "broken", "--send-excluded", "--args", '{"city": "Oslo"}', "--url", url)
+    assert code == 0 and doc["result"]["content"][0]["text"] == "Oslo"
+
+
+def test_the_older_era_has_no_parameter_headers_and_excludes_nothing(url: str) -> None:
+    code, doc = run("snapshot", "--protocol-era", "legacy", "--url", url)
+    assert code == 0 and doc["excluded_tools"] == []
+    code, doc = run("call", "forecast", "--protocol-era", "legacy", "--args", '{"region": "eu-west"}', "--url", url)
+    assert code == 0 and doc["outcome"] == "ok"
