@@ -21,6 +21,31 @@ case "$MCP_CONFORMANCE_SCENARIO" in
       "$cli" call "$tool" --answers "$answers" --url "$url" || status=$?
     done
     exit $status ;;
+  http-standard-headers|http-custom-headers|http-invalid-tool-headers)
+    # The scenario names the calls to make (context.toolCalls, or the valid tool of invalid-tool-headers);
+    # standard-headers also wants a prompts/get and a resources/read. A tool a conforming client must
+    # drop is refused by `call` itself (excluded_tool).
+    "$here/.venv/bin/python" - "$cli" "$url" <<'PY'
+import json, os, subprocess, sys
+cli, url = sys.argv[1], sys.argv[2]
+context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
+# --send-invalid: the scenario's own arguments are sent as given (a null where a boolean is declared, say).
+runs = [
+    ["call", c["name"], "--send-invalid", "--args", json.dumps(c.get("arguments") or {})]
+    for c in context.get("toolCalls", [])
+]
+scenario = os.environ["MCP_CONFORMANCE_SCENARIO"]
+if scenario == "http-invalid-tool-headers":
+    # The valid tool is called; an invalid one is refused by `call` (excluded_tool), never sent.
+    runs = runs or [["call", "valid_tool", "--args", '{"region": "us-west1"}'],
+                    ["call", "invalid_space_in_name", "--args", '{"value": "x"}']]
+if scenario == "http-standard-headers":
+    runs = runs or [["call", "test_headers"]]
+    runs += [["prompt", "test_prompt"], ["read", "test://resource"]]
+for run in runs:
+    subprocess.run([cli, *run, "--url", url], stdout=subprocess.DEVNULL, check=False)
+PY
+    ;;
   *)
     echo "calls.sh: no client for scenario $MCP_CONFORMANCE_SCENARIO" >&2
     exit 2 ;;
