@@ -27,7 +27,9 @@ from catalog_inspector.core.calls import (
     CallStore,
     Failure,
     Validation,
+    answers_document,
     capped,
+    kept_rounds,
     lint_schema,
     lint_tools,
 )
@@ -224,6 +226,9 @@ class CallDesk(QObject):
             verdict=outcome.verdict.verdict if outcome.verdict is not None else "",
             summary=outcome.summary(),
             arguments_cut=cut,
+            rounds=kept_rounds(outcome.rounds),
+            rounds_total=len(outcome.rounds),
+            answers=answers_document(outcome.rounds, supervisor.spec.roots),
         )
         name = supervisor.spec.name
         history = self.histories.setdefault(name, [])
