@@ -257,6 +257,8 @@ def test_a_url_question_opens_only_https_and_never_a_script_or_a_file(asks: Asks
         assert text(panel, "inputRequestHost") == "Host: xn--80ak6aa92e.com  (decoded: аррӏе.com)"
         assert text(panel, "inputRequestUrl") == "https://xn--80ak6aa92e.com/login", "shown as it would be opened"
         assert "international name" in text(panel, "inputRequestUrlWarning")
+        (row,) = rounds(asks.panel.findChild(QTableWidget, "callRounds"))
+        assert row[3] == "https://xn--80ak6aa92e.com/login", "the rounds show the host a browser would reach, too"
         click(qtbot, button(panel, "inputCancelButton"))
         assert "without answering" in asks.done(qtbot)
         assert handlers["https"].urls == [CONSENT]
@@ -312,7 +314,7 @@ def test_a_question_for_a_server_not_selected_marks_it_in_the_sidebar_one_click_
     asks.select(qtbot, "asks")
     servers = asks.window.servers
     row = servers.index(servers.row_of("asks http") or 0)
-    assert row.data(Role.ASKING) == 1 and "asks for your input (1 question waiting)" in row.data()
+    assert row.data(Role.ASKING) == 1 and "✎ asks for your input (1)" in row.data()
     assert servers.index(servers.row_of("asks") or 0).data(Role.ASKING) == 0
     asks.window.tabs.setCurrentIndex(0)  # the Tools tab
     asks.window.server_list.setCurrentIndex(row)  # the one click

@@ -54,7 +54,7 @@ ASKING_COLOR = "#8e24aa"  # a server waiting for the person's answer stands out 
 
 def asking_mark(waiting: int) -> str:
     """The sidebar's line for a server whose questions wait for the person."""
-    return f"✋ asks for your input ({waiting} question{'s' if waiting != 1 else ''} waiting)"
+    return f"✎ asks for your input ({waiting})"  # the count: how many questions wait (the sidebar is narrow)
 
 
 def badge(report: DriftReport | None) -> str:

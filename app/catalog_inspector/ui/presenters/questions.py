@@ -13,6 +13,7 @@ from typing import Any
 from catalog_inspector.core.calls import ELICIT, LIST_ROOTS, SAMPLE, InputAnswer, InputAsk, Round
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime.asks import PendingAsk
+from catalog_inspector.ui.signin import link_text
 
 __all__ = [
     "ROUND_HEADERS",
@@ -177,7 +178,8 @@ def round_rows(rounds: Sequence[Round]) -> list[tuple[str, ...]]:
             continue
         for position, ask in enumerate(entry.requests):
             answer = entry.responses[position] if position < len(entry.responses) else None
-            said = ask.url if ask.url is not None else ask.message
+            # A URL as the panel shows and opens it (ASCII host: a look-alike international name stays visible).
+            said = link_text(ask.url) if ask.url is not None else ask.message
             rows.append((
                 str(entry.index),
                 kind_words(ask),

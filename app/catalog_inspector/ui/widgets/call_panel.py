@@ -188,6 +188,7 @@ class CallPanel(QWidget):
         right = QSplitter(Qt.Orientation.Vertical, self)
         right.addWidget(answer)
         right.addWidget(past)
+        right.setSizes([560, 200])  # the answer (or the server's question, with its form) needs the room
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(upper)
         split.addWidget(right)

@@ -33,6 +33,7 @@ PREVIEW = 240  # pixels of an image preview's longer side
 ALLOCATION_MB = 64  # what Qt may allocate to decode one untrusted image
 HISTORY_HEADERS = ("Time", "Kind", "Name", "Outcome", "Duration")
 ROWS_SHOWN = 200  # questions of one request listed (the rounds cap keeps far fewer)
+ROUNDS_HEIGHT = 170  # pixels the rounds table takes at most (it scrolls beyond)
 QUESTION_TEXT = (
     "The server's last answer asked for input again (input_required): it is not a result. "
     "Its questions are in the rounds below; the raw JSON is in the next tab."
@@ -171,7 +172,6 @@ class RoundsTable(QTableWidget):
         compact_table(self, QAbstractItemView.SelectionBehavior.SelectRows)
         for column, width in enumerate((50, 120, 80, 260, 150, 90)):
             self.setColumnWidth(column, width)
-        self.setMaximumHeight(160)
         self.hide()
 
     def show_rounds(self, rounds: Sequence[Round]) -> None:
@@ -184,3 +184,8 @@ class RoundsTable(QTableWidget):
                     item.setToolTip(tooltip(text))
                 self.setItem(row, column, item)
         self.setVisible(bool(rows))
+        # As tall as its rows (a few), never taller than ROUNDS_HEIGHT: the answer above keeps the room.
+        header = self.horizontalHeader().height()
+        body = sum(self.rowHeight(row) for row in range(min(len(rows), 6)))
+        scrollbar = self.horizontalScrollBar().sizeHint().height()
+        self.setFixedHeight(min(ROUNDS_HEIGHT, header + body + scrollbar + 2 * self.frameWidth() + 2))

@@ -33,6 +33,7 @@ __all__ = ["FormPage", "SamplingPage", "UrlPage", "button"]
 STOP_REASONS = ("endTurn", "stopSequence", "maxTokens")
 REPLY_LIMIT = 100_000  # characters of a reply a person writes that are sent
 URL_HEIGHT = 70
+MESSAGES_HEIGHT = 110
 
 
 def button(text: str, object_name: str, parent: QWidget) -> QPushButton:
@@ -55,6 +56,7 @@ class FormPage(QWidget):
     def __init__(self, checks: Checks, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.editor = ArgumentsEditor(checks, self, ANSWER_FACE)
+        self.editor.messages.setMaximumHeight(MESSAGES_HEIGHT)  # a flat form has few problems; the form needs the room
         self.editor.changed.connect(self._on_editor_changed)
         self.problem = plain_label("inputContentProblem", self)
         self.problem.setStyleSheet("QLabel#inputContentProblem { color: #b00020; }")
@@ -68,6 +70,7 @@ class FormPage(QWidget):
         words = "" if self.editor.parse_error else content_problem(self.editor.parsed)
         self.problem.setText(words)
         self.problem.setVisible(bool(words))
+        self.editor.messages.setVisible(self.editor.messages.rowCount() > 0)  # room for the form while all is well
         self.changed.emit()
 
     def show_ask(self, ask: InputAsk, draft: Any = None) -> None:
@@ -158,7 +161,7 @@ class SamplingPage(QWidget):
         self.stop.setObjectName("samplingStopReason")
         self.stop.setEditable(True)
         self.stop.addItems(list(STOP_REASONS))
-        self.send = button("Send reply", "samplingSendButton", self)
+        self.send = button("Send reply", "samplingSendButton", self)  # shown in the panel's row of answers
         self.reject = button("Reject", "samplingRejectButton", self)
         fields = QFormLayout()
         for caption, field in (("Model:", self.model), ("Stop reason:", self.stop)):
@@ -166,16 +169,11 @@ class SamplingPage(QWidget):
             label.setTextFormat(Qt.TextFormat.PlainText)  # every label of the window is plain text
             label.setText(caption)
             fields.addRow(label, field)
-        row = QHBoxLayout()
-        row.addWidget(self.send)
-        row.addWidget(self.reject)
-        row.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.request, 2)
         layout.addWidget(self.reply, 1)
         layout.addLayout(fields)
-        layout.addLayout(row)
 
     def show_ask(self, ask: InputAsk, draft: Any = None) -> None:
         set_capped_text(self.request, sampling_words(ask.params))

@@ -69,10 +69,17 @@ class InputRequestPanel(QFrame):
         scroller.setFrameShape(QFrame.Shape.NoFrame)
         body = QWidget(scroller)
         scroller.setWidget(body)
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(scroller)
         self._build(body, checks)
+        # The answers stay in sight below the scrolled question, whatever its size.
+        row = QHBoxLayout()
+        for made in (self.accept_button, self.decline_button, self.cancel_button, self.dismiss_button,
+                     self.sampling.send, self.sampling.reject):  # fmt: skip
+            row.addWidget(made)
+        row.addStretch(1)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 4)
+        outer.addWidget(scroller, 1)
+        outer.addLayout(row)
         self._show()
 
     def _build(self, body: QWidget, checks: Checks) -> None:
@@ -94,25 +101,20 @@ class InputRequestPanel(QFrame):
         self.pages = QStackedWidget(body)
         for page in (self.form, self.url, self.sampling):
             self.pages.addWidget(page)
-        self.accept_button = button("Accept", "inputAcceptButton", body)
+        self.accept_button = button("Accept", "inputAcceptButton", self)
         self.accept_button.clicked.connect(self.accept)
-        self.decline_button = button("Decline", "inputDeclineButton", body)
+        self.decline_button = button("Decline", "inputDeclineButton", self)
         self.decline_button.clicked.connect(self.decline)
-        self.cancel_button = button("Cancel (no answer)", "inputCancelButton", body)
+        self.cancel_button = button("Cancel (no answer)", "inputCancelButton", self)
         self.cancel_button.setToolTip("Close the question without answering: the server is told it was cancelled")
         self.cancel_button.clicked.connect(self.cancel)
-        self.dismiss_button = button("Dismiss", "inputDismissButton", body)
+        self.dismiss_button = button("Dismiss", "inputDismissButton", self)
         self.dismiss_button.clicked.connect(self.dismiss)
-        row = QHBoxLayout()
-        for made in (self.accept_button, self.decline_button, self.cancel_button, self.dismiss_button):
-            row.addWidget(made)
-        row.addStretch(1)
         layout = QVBoxLayout(body)
         layout.addWidget(self.server)
         layout.addWidget(self.message)
         layout.addWidget(self.note)
         layout.addWidget(self.pages, 1)
-        layout.addLayout(row)
 
     def bind(self, answer: Answer | None) -> None:
         """Render this tab's answer (None: nothing)."""
@@ -188,6 +190,8 @@ class InputRequestPanel(QFrame):
         for made in (self.accept_button, self.decline_button, self.cancel_button):
             made.setVisible(elicitation and question)
         self.dismiss_button.setVisible(ask is not None and not question)
+        for made in (self.sampling.send, self.sampling.reject):
+            made.setVisible(question and ask is not None and ask.method == SAMPLE)
         self.accept_button.setEnabled(question and (ask is not None and (ask.mode == "url" or self.form.valid)))
 
     # -- the person's answers --------------------------------------------------------------
