@@ -28,7 +28,7 @@ __all__ = [
 MESSAGE_LIMIT = 4000  # characters of a question's message shown
 PART_LIMIT = 2000  # characters of one part of a sampling request (a message, the system prompt)
 CELL_LIMIT = 300
-MESSAGES_SHOWN = 50
+MESSAGES_SHOWN = 20  # the latest messages of a sampling request shown
 TOOLS_SHOWN = 50
 ROUND_HEADERS = ("Round", "Asked", "Key", "Message or URL", "Answer", "requestState", "Latency")
 NO_MODEL = (
@@ -82,13 +82,13 @@ def asker_words(pending: PendingAsk, rounds: Sequence[Round], waiting: int) -> s
     """Which server asks, in which round and how, and how many more questions wait behind this one."""
     server = visible(pending.server, 120)
     ask = pending.ask
-    where = f"round {rounds[-1].index}" if rounds else "a request"
+    where = f"round {rounds[-1].index}, " if rounds else ""
     if pending.ticket is None:
         how = "outside any call (the server's own request, protocol before 2026-07-28)"
     elif ask.era == "modern":
-        how = f"{where}, in an input_required answer under the key {visible(str(ask.key), 100)!r}"
+        how = f"{where}in an input_required answer under the key {visible(str(ask.key), 100)!r}"
     else:
-        how = f"{where}, the server's own request while the call runs (protocol before 2026-07-28)"
+        how = f"{where}the server's own request while the call runs (protocol before 2026-07-28)"
     more = waiting - 1
     behind = (
         f" · {more} more question{'s' if more != 1 else ''} wait{'s' if more == 1 else ''} after this one"
@@ -127,12 +127,12 @@ def sampling_words(params: dict[str, Any]) -> str:
     messages = params.get("messages")
     messages = messages if isinstance(messages, list) else []
     lines.append(f"Messages ({len(messages)}):")
-    for message in messages[:MESSAGES_SHOWN]:
+    if len(messages) > MESSAGES_SHOWN:  # the latest are the ones a reply answers
+        lines.append(f"  … {len(messages) - MESSAGES_SHOWN} earlier messages not shown")
+    for message in messages[-MESSAGES_SHOWN:]:
         if isinstance(message, dict):
             role = visible(str(message.get("role", "?")), 40)
             lines.append(f"  [{role}] {_content_words(message.get('content'))}")
-    if len(messages) > MESSAGES_SHOWN:
-        lines.append(f"  … and {len(messages) - MESSAGES_SHOWN} more")
     lines.append("")
     for key, title in (("modelPreferences", "Model preferences"), ("maxTokens", "Max tokens"),
                        ("temperature", "Temperature"), ("stopSequences", "Stop sequences"),
