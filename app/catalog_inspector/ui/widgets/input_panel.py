@@ -144,6 +144,7 @@ class InputRequestPanel(QFrame):
         self._pending = pending
         self.shown = pending.ask if pending is not None else notice
         if self.shown is None:
+            self._update_buttons()  # none shown: none of them widens the window either
             self.wanted.emit(False)
             return
         ask = self.shown
