@@ -28,6 +28,16 @@ def test_keyring(tmp_path: Path) -> Iterator[Any]:
 @pytest.fixture
 def qloop(qapp: Any) -> Iterator[Any]:
     """A qasync loop over pytest-qt's QApplication: runtime tasks run while qtbot waits spin Qt."""
+    yield from _qasync_loop(qapp)
+
+
+@pytest.fixture(scope="module")
+def module_qloop(qapp: Any) -> Iterator[Any]:
+    """`qloop` for a whole module: its tests share one runtime (one server process each) instead of one a test."""
+    yield from _qasync_loop(qapp)
+
+
+def _qasync_loop(qapp: Any) -> Iterator[Any]:
     import qasync
 
     from catalog_inspector.ui.loop import adopt_asyncgen_hooks, use_thread_pool

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtWidgets import QDialogButtonBox, QLabel, QListView, QMessageBox
+from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QLabel, QListView, QMessageBox, QTableWidget
 
-from catalog_inspector.core.config import ConfigStore, load_config
+from catalog_inspector.core.config import ConfigStore, load_config, parse_entry
 from catalog_inspector.ui.app import follow_config
 from catalog_inspector.ui.dialogs.server import ServerDialog
 from tests.helpers import DEMO
@@ -263,3 +263,25 @@ def test_fields_no_process_or_http_client_can_take_are_refused_as_typed(qtbot) -
     assert "has a character HTTP cannot send at position 4" in error_on(dialog, "headers") and not save_enabled(dialog)
     dialog.headers.item(0, 1).setText("cafe")
     assert save_enabled(dialog)
+
+
+def test_the_roots_a_server_is_given_and_its_protocol_era_are_edited_and_checked(qtbot) -> None:  # type: ignore[no-untyped-def]
+    entry = {"command": "srv", "roots": [{"uri": "file:///home/ada/project", "name": "project"}]}
+    dialog = ServerDialog(None, "srv", entry)
+    qtbot.addWidget(dialog)
+    roots = dialog.findChild(QTableWidget, "serverRoots")
+    assert (roots.item(0, 0).text(), roots.item(0, 1).text()) == ("file:///home/ada/project", "project")
+    assert dialog.result_entry() == entry, "unchanged roots are written back as they were"
+    roots.item(1, 0).setText("https://example.invalid/not-a-root")  # typed into the empty last row
+    assert "roots[1].uri must be a file:// URI" in error_on(dialog, "roots") and not save_enabled(dialog)
+    roots.item(1, 0).setText("file:///tmp/scratch")
+    era = dialog.findChild(QComboBox, "serverProtocolEra")
+    assert era.currentData() == "auto"
+    era.setCurrentIndex(era.findData("legacy"))
+    assert save_enabled(dialog) and dialog.result_entry() == {
+        "command": "srv",
+        "roots": [{"uri": "file:///home/ada/project", "name": "project"}, {"uri": "file:///tmp/scratch"}],
+        "protocolEra": "legacy",
+    }
+    spec = parse_entry("srv", dialog.result_entry())
+    assert spec.roots[1] == {"uri": "file:///tmp/scratch"} and spec.protocol_era == "legacy"

@@ -9,12 +9,16 @@ server sends the request itself while the call runs. The tools:
 - `greet`: asks for a name (a form), says hello; a decline or a cancel is said back.
 - `signup`: two rounds: a name, then a plan (titled enum, default), a newsletter flag
   (default) and an email address (format).
-- `consent`: a URL elicitation (a consent page the inspector must never fetch).
-- `connect_calendar`: refuses with JSON-RPC -32042 (URL elicitation required), naming the page.
+- `consent`: a URL elicitation (a consent page the inspector must never fetch); `url` chooses another (try a
+  `javascript:` or `file:` one, or a look-alike international host, to see the inspector refuse or flag it).
 - `summarise`: a sampling request; the reply is the result.
 - `roots`: asks for the client's roots and lists them.
 - `insist`: never stops asking (each round a new question): the rounds cap ends it.
 - `patience`: two rounds of `requestState` only (no question), then a result (2026-07-28).
+- `survey`: a form whose schema is outside the spec's subset (a nested object, an array of objects): a strict
+  client refuses it; the inspector lints it and still lets you answer it as JSON.
+- `authorize`: refuses the call with JSON-RPC -32042 (URL elicitation required, before 2026-07-28), the page
+  to visit in the error's data.
 - `prompt` `welcome` and resource template `demo://asks/secret/{topic}` ask for a name too.
 """
 
@@ -62,6 +66,19 @@ PLAN_SCHEMA = {
     "required": ["plan", "email"],
 }
 CONSENT_URL = "https://consent.example.invalid/approve?request=demo-asks"
+AUTHORIZE_URL = "https://authorize.example.invalid/connect?request=demo-asks"
+SURVEY_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "address": {"type": "object", "title": "Address", "properties": {"city": {"type": "string"}}},
+        "pets": {
+            "type": "array",
+            "title": "Pets",
+            "items": {"type": "object", "properties": {"name": {"type": "string"}}},
+        },
+        "nickname": {"type": "string", "title": "Nickname", "pattern": "^[a-z]+$"},
+    },
+}
 
 
 def _elicit(message: str, schema: dict[str, Any]) -> dict[str, Any]:
@@ -165,15 +182,15 @@ async def signup(ctx: Context) -> str | types.InputRequiredResult:
 
 
 @server.tool()
-async def consent(ctx: Context) -> str | types.InputRequiredResult:
-    """Ask you to approve access on a consent page (a URL elicitation)."""
+async def consent(ctx: Context, url: str = CONSENT_URL) -> str | types.InputRequiredResult:
+    """Ask you to approve access on a consent page (a URL elicitation); `url` is the page asked for."""
     flow = Flow(ctx)
     request = {
         "method": "elicitation/create",
         "params": {
             "mode": "url",
             "message": "Approve read access to your demo calendar.",
-            "url": CONSENT_URL,
+            "url": url,
             "elicitationId": "demo-consent-1",
         },
     }
@@ -183,15 +200,6 @@ async def consent(ctx: Context) -> str | types.InputRequiredResult:
     if answer.get("action") == "accept":
         return "Consent opened: the server will go on once the page is approved."
     return _said(answer, "consent")
-
-
-@server.tool()
-async def connect_calendar() -> str:
-    """Refuses until you have approved access on a page: a JSON-RPC -32042 (URL elicitation required)."""
-    page = types.ElicitRequestURLParams(
-        message="Connect your calendar first.", url=CONSENT_URL + "&step=connect", elicitation_id="demo-connect-1"
-    )
-    raise UrlElicitationRequiredError([page])
 
 
 @server.tool()
@@ -252,6 +260,25 @@ async def patience(ctx: Context) -> str | types.InputRequiredResult:
     if seen < 2:
         return types.InputRequiredResult(request_state=_encode({"tries": seen + 1}))
     return f"Done after {seen} retries."
+
+
+@server.tool()
+async def survey(ctx: Context) -> str | types.InputRequiredResult:
+    """Ask for a form whose schema a strict client refuses (a nested object, an array of objects)."""
+    flow = Flow(ctx)
+    answer = await flow.ask("survey", _elicit("Tell us about your address and pets.", SURVEY_SCHEMA))
+    if answer is None:
+        return flow.question()
+    return _said(answer, "the survey") or f"Survey: {json.dumps(answer.get('content', {}), sort_keys=True)}"
+
+
+@server.tool()
+async def authorize(ctx: Context) -> str:
+    """Refuse the call until a page is visited: JSON-RPC -32042 with the URL (protocol 2025-11-25)."""
+    page = types.ElicitRequestURLParams(
+        message="Connect your demo account first.", url=AUTHORIZE_URL, elicitation_id="demo-authorize-1"
+    )
+    raise UrlElicitationRequiredError([page])
 
 
 @server.prompt()

@@ -27,7 +27,10 @@ from catalog_inspector.core.calls import (
     CallStore,
     Failure,
     Validation,
+    answers_document,
     capped,
+    elicitation_schema_problems,
+    kept_rounds,
     lint_schema,
     lint_tools,
 )
@@ -42,6 +45,11 @@ __all__ = ["CallDesk"]
 
 LINT_SLICE_S = 0.004  # GUI-thread time per slice of a catalog's lint: well inside one frame
 LINT_BATCH = 10  # tools linted between two looks at the clock
+ELICITATION_LINT = 50  # problems of one requested schema said
+
+
+def _elicitation_lint(schema: Any) -> tuple[str, ...]:
+    return tuple(elicitation_schema_problems(schema)[:ELICITATION_LINT])
 
 
 class CallDesk(QObject):
@@ -141,16 +149,17 @@ class CallDesk(QObject):
     def _answer(self, token: int) -> Any:
         return lambda validation: self.validated.emit(token, validation)
 
-    def lint(self, token: int, schema: Any) -> None:
+    def lint(self, token: int, schema: Any, kind: str = "tool") -> None:
         """Lint an untrusted input schema on a worker thread; `linted(token, issues)` answers (no issues when
-        the lint itself failed: that is said on the message bridge)."""
+        the lint itself failed: that is said on the message bridge). `kind` "elicitation": an elicitation's
+        requested schema, whose issues are the words of what a strict client would refuse (a tuple of str)."""
 
         def failed(exc: BaseException) -> None:
             self.linted.emit(token, ())
             self._messages.error(f"could not lint the schema: {failure_words(exc)}")
 
         self._tasks.spawn(
-            self._offload.run(lint_schema, schema),
+            self._offload.run(lint_schema if kind == "tool" else _elicitation_lint, schema),
             lambda issues: self.linted.emit(token, issues),
             failed,
             name="calls: lint",
@@ -224,6 +233,9 @@ class CallDesk(QObject):
             verdict=outcome.verdict.verdict if outcome.verdict is not None else "",
             summary=outcome.summary(),
             arguments_cut=cut,
+            rounds=kept_rounds(outcome.rounds),
+            rounds_total=len(outcome.rounds),
+            answers=answers_document(outcome.rounds, supervisor.spec.roots),
         )
         name = supervisor.spec.name
         history = self.histories.setdefault(name, [])

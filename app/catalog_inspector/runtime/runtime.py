@@ -15,6 +15,7 @@ from catalog_inspector.core.config import EntryProblem, LaunchConsent, Limits, S
 from catalog_inspector.core.drift import History
 from catalog_inspector.core.files import write_text_safely
 from catalog_inspector.core.processes import ProcessRegistry
+from catalog_inspector.runtime.asks import sandbox_check
 from catalog_inspector.runtime.calldesk import CallDesk
 from catalog_inspector.runtime.collector import Collector
 from catalog_inspector.runtime.configdesk import ConfigDesk
@@ -104,7 +105,9 @@ class Runtime(QObject):
         self.messages.error(f"internal error in the inspector ({where}): {failure_words(exc)}")
 
     def _supervise(self, spec: ServerSpec) -> ServerSupervisor:
-        supervisor = ServerSupervisor(spec, self.limits, self.registry, self.offload.check_result, self.tasks.group())
+        supervisor = ServerSupervisor(
+            spec, self.limits, self.registry, self.offload.check_result, self.tasks.group(), sandbox_check(self.offload)
+        )
         supervisor.consent = self.consent.approved if self.consent is not None else None
         supervisor.page_arrived.connect(self._on_supervisor_page_arrived)
         supervisor.catalog_accepted.connect(self._on_supervisor_catalog_accepted)

@@ -23,7 +23,15 @@ from typing import Any, Literal
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from catalog_inspector.core.calls import CallOutcome, Judge, judge_in_process
+from catalog_inspector.core.calls import (
+    CallOutcome,
+    ContentCheck,
+    InputAnswer,
+    Judge,
+    Round,
+    check_content_in_process,
+    judge_in_process,
+)
 from catalog_inspector.core.catalog import PageRecord, Snapshot, failed_snapshot
 from catalog_inspector.core.config import Limits, ServerSpec, limits_for
 from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind
@@ -39,6 +47,7 @@ from catalog_inspector.core.session import (
     source_of,
 )
 from catalog_inspector.core.transport import ServerLog
+from catalog_inspector.runtime.asks import AskQueue, PendingAsk
 from catalog_inspector.runtime.tasks import TaskSet
 
 __all__ = ["Attempt", "CallTicket", "ServerState", "ServerSupervisor", "asking"]
@@ -101,6 +110,7 @@ class CallTicket:
     arguments: dict[str, Any] | None
     kind: Literal["tool", "resource", "prompt"] = "tool"
     timeout: float | None = None
+    answers: dict[str, Any] | None = None  # a re-run's: the answers kept from the call it repeats (an answers file)
 
 
 _tickets = itertools.count(1)
@@ -150,6 +160,9 @@ class ServerSupervisor(QObject):
             timed out, or its session went away).
         sign_in_noticed(str): words about a sign-in a person should know, no failure (a refused
             refresh, a keyring that cannot keep it); also in the log.
+        input_asked(object): a question of the server's waits for a person (a PendingAsk in `asks.pending`).
+        input_settled(object): that PendingAsk was answered or withdrawn; it is no longer pending.
+        call_round(object, object): a round of a request began or got its answers (CallTicket, Round).
     """
 
     state_changed = Signal()
@@ -163,6 +176,9 @@ class ServerSupervisor(QObject):
     log_appended = Signal(object)
     sign_in_changed = Signal()
     sign_in_noticed = Signal(str)
+    input_asked = Signal(object)
+    input_settled = Signal(object)
+    call_round = Signal(object, object)
 
     def __init__(
         self,
@@ -171,6 +187,7 @@ class ServerSupervisor(QObject):
         registry: ProcessRegistry | None = None,
         judge: Judge = judge_in_process,
         tasks: TaskSet | None = None,
+        check: ContentCheck = check_content_in_process,
     ) -> None:
         super().__init__()
         self.spec = spec
@@ -189,6 +206,8 @@ class ServerSupervisor(QObject):
         self.sign_in: SignIn | None = None
         self._registry = registry
         self._judge = judge
+        # The server's questions that wait for a person (its requests', and any it asks outside a call).
+        self.asks = AskQueue(spec, limits, self.input_asked.emit, self.input_settled.emit, self.log.append, check)
         self._active: SessionWorker | None = None
         self._candidate: SessionWorker | None = None
         self._tasks = tasks if tasks is not None else TaskSet()  # this server's group of the runtime's task set
@@ -237,7 +256,7 @@ class ServerSupervisor(QObject):
             on_notification=lambda method: self._on_notification(candidate, method),
             on_spawn=self._registry.add if self._registry else None,
             on_exit=self._registry.remove if self._registry else None,
-            on_connected=lambda _connection: self._on_connected(candidate),
+            on_connected=lambda connection: self._on_connected(candidate, connection),
             on_lost=lambda error: self._on_lost(candidate, error),
         )
         self._candidate = candidate
@@ -260,14 +279,21 @@ class ServerSupervisor(QObject):
         self._set_state(self._settled_state())
         return True
 
-    def call_tool(self, name: str, arguments: dict[str, Any] | None, timeout: float | None = None) -> CallTicket | None:
+    def call_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None,
+        timeout: float | None = None,
+        answers: dict[str, Any] | None = None,
+    ) -> CallTicket | None:
         """Make a test call on the active session; `call_finished` reports it. None if no session is live.
 
         The call finishes on the session it started on, even if a refresh
         replaces that session meanwhile (the old one waits for it, up to
         `call_drain`); a call cut off by the swap says so, never "connection".
+        The server's questions are asked of a person (`input_asked`), after `answers` (a re-run's).
         """
-        return self._request(CallTicket(next(_tickets), name, arguments, "tool", timeout))
+        return self._request(CallTicket(next(_tickets), name, arguments, "tool", timeout, answers))
 
     def read_resource(self, uri: str, timeout: float | None = None) -> CallTicket | None:
         """`resources/read` on the active session; `call_finished` reports it. None if no session is live."""
@@ -287,7 +313,12 @@ class ServerSupervisor(QObject):
             return False
         self._cancelled.add(ticket)
         task.cancel()
+        self.asks.withdraw(ticket)  # on older eras its questions wait in the SDK's tasks, not in the call's
         return True
+
+    def answer_input(self, pending: PendingAsk, answer: InputAnswer) -> bool:
+        """A person answered a question of the server's; False if it no longer waits (withdrawn, answered)."""
+        return self.asks.answer(pending, answer)
 
     def _request(self, ticket: CallTicket) -> CallTicket | None:
         worker, snapshot = self._active, self.accepted
@@ -365,11 +396,21 @@ class ServerSupervisor(QObject):
                 self.sign_in = None
                 self.sign_in_changed.emit()
 
-    def _report_cancelled(self, ticket: CallTicket) -> None:
+    def _report_cancelled(self, ticket: CallTicket, rounds: tuple[Round, ...] = ()) -> None:
         if ticket in self._cancelled:
             self._cancelled.discard(ticket)
-            error = ErrorInfo(ErrorKind.CANCELLED, "you cancelled the call; the server was told to stop")
-            self.call_finished.emit(ticket, CallOutcome("cancelled", error=error))
+            words = "you cancelled the call; the server was told to stop"
+            last = rounds[-1] if rounds else None
+            # Still unanswered: no answers yet (2026-07-28), or the question withdrawn with the call (older eras).
+            if last is not None and (
+                len(last.responses) < len(last.requests) or any(a.unanswered for a in last.responses)
+            ):
+                words = (
+                    f"you cancelled the call while the server waited for an answer (round {rounds[-1].index}); "
+                    "the server was told to stop"
+                )
+            error = ErrorInfo(ErrorKind.CANCELLED, words)
+            self.call_finished.emit(ticket, CallOutcome("cancelled", error=error, rounds=rounds))
 
     async def close(self, quick: bool = True) -> None:
         """Close every session of this server (bounded); no process is left running.
@@ -377,6 +418,7 @@ class ServerSupervisor(QObject):
         `quick` (quitting): servers get no grace period to leave on their own.
         """
         self._closing = True
+        self.asks.withdraw_all()
         if self.sign_in is not None:
             self.sign_in.cancel()  # nobody is left to finish it: its listener closes at once
         for owner in self._tasks.keys():
@@ -414,18 +456,19 @@ class ServerSupervisor(QObject):
 
         worker.call_started()
         timeout = ticket.timeout
+        questions = self.asks.asking(ticket, ticket.answers, lambda entry: self.call_round.emit(ticket, entry))
         try:
             if ticket.kind == "resource":
-                outcome = await read_resource(connection, ticket.tool, timeout)
+                outcome = await read_resource(connection, ticket.tool, timeout, questions)
             elif ticket.kind == "prompt":
-                outcome = await get_prompt(connection, ticket.tool, ticket.arguments, timeout)
+                outcome = await get_prompt(connection, ticket.tool, ticket.arguments, timeout, questions)
             else:
                 outcome = await call_tool(
-                    connection, snapshot, ticket.tool, ticket.arguments, timeout, self._judge, progress
+                    connection, snapshot, ticket.tool, ticket.arguments, timeout, self._judge, progress, questions
                 )
         except asyncio.CancelledError:
             if ticket in self._cancelled:
-                self._report_cancelled(ticket)
+                self._report_cancelled(ticket, tuple(questions.log.rounds))
                 return  # our own cancellation ends here: the task reports and finishes
             cancelled = CallOutcome("cut_off", error=ErrorInfo(ErrorKind.CONNECTION, "the call was cancelled"))
             self.call_finished.emit(ticket, cancelled)
@@ -433,6 +476,7 @@ class ServerSupervisor(QObject):
         except Exception as exc:  # the task boundary: our bug is an outcome of its own
             outcome = CallOutcome("internal", error=self._report_bug(exc).info)
         finally:
+            self.asks.withdraw(ticket)  # a question still waiting (older eras: in the SDK's task) goes with its call
             worker.call_finished()
         if outcome.layer == "connection" and worker.retired:
             message = "a refresh replaced the session this call was made on, and it closed before the answer came"
@@ -464,7 +508,8 @@ class ServerSupervisor(QObject):
         return failed_snapshot(error, source_of(self.spec), pages=self.attempt.live if self.attempt else None)
 
     # -- what workers report ----------------------------------------------------
-    def _on_connected(self, worker: SessionWorker) -> None:
+    def _on_connected(self, worker: SessionWorker, connection: Connection) -> None:
+        self.asks.serve(connection)
         if worker is self._candidate:
             self._set_state(ServerState.WALKING)
 

@@ -66,6 +66,7 @@ _PRESENTER_SIGNALS = (
     "pages_added",
     "details_changed",
     "log_lines",
+    "input_changed",
 )
 
 
@@ -155,7 +156,7 @@ class MainWindow(QMainWindow):
         # The rows a big catalog plans are kept out of the cycle collector's sight as they are made.
         self.tools_pane.rows_planned.connect(self.app.rows_planned)
         self.tools_pane.filter.textChanged.connect(self._on_tool_filter_text_changed)
-        self.list_panes = {name: ListPane(name, self) for name in OTHER_LISTS}
+        self.list_panes = {name: ListPane(name, self, self.app.checks) for name in OTHER_LISTS}
         self.server_info = plain_text_view("serverInfo", self)
         self.server_log = plain_text_view("serverLog", self)
         self.server_log.setMaximumBlockCount(LOG_LINES)
@@ -416,6 +417,7 @@ class MainWindow(QMainWindow):
         self._on_presenter_banner_changed()
         self._on_presenter_catalog_changed()
         self._on_presenter_walks_changed()
+        self._on_presenter_input_changed()  # a question that waits is one click away: its tab comes up
 
     # -- rendering what the presenter says ------------------------------------
     def _on_presenter_header_changed(self) -> None:
@@ -481,6 +483,13 @@ class MainWindow(QMainWindow):
         if presenter is not None:
             set_capped_text(self.server_info, presenter.server_text())
             self._update_server_actions()
+
+    def _on_presenter_input_changed(self) -> None:
+        """A question of the selected server's waits: the tab that shows it comes up (unless it is up already)."""
+        presenter = self._presenter
+        tab = presenter.question_tab() if presenter is not None else None
+        if tab is not None:
+            self.tabs.setCurrentWidget(self.call_panel if tab == "call" else self.list_panes[tab])
 
     def _on_presenter_pages_added(self, list_name: str) -> None:
         self._timeline(list_name).pages_added()

@@ -1,6 +1,7 @@
 """Test calls as data and checks: outcomes and reports, the form from a schema, validation, the sandbox, lint, history.
 
-Holds `answers` (the answers file of a script), `asking` (what a server asked during a request and how it was answered, round by round), `outcome` (the layer a call stopped at, in words), `report` (one call as an
+Holds `answers` (the answers file of a script), `asking` (what a server asked during a request and how it was answered, round by round), `outcome` (the layer a call stopped at, in words), `replay` (a call's answers kept as an answers file, given
+again on a re-run), `report` (one call as an
 `mcp-call-result/1` document with its exit code), `store` (call history and named
 argument sets on disk), `form` and `form_resolve` (a form from an untrusted input
 schema), `validation` (JSON Schema checks, nothing fetched), `sandbox` and
@@ -67,6 +68,13 @@ from catalog_inspector.core.calls.outcome import (
     judge_in_process,
     layer_of,
 )
+from catalog_inspector.core.calls.replay import (
+    ANSWERS_FILE,
+    answers_document,
+    command_with_answers,
+    kept_rounds,
+    replay_answer,
+)
 from catalog_inspector.core.calls.report import (
     CallReport,
     argument_problems,
@@ -130,6 +138,11 @@ __all__ = [
     "schema_defaults",
     "unanswerable",
     "with_defaults",
+    "ANSWERS_FILE",
+    "answers_document",
+    "command_with_answers",
+    "kept_rounds",
+    "replay_answer",
     "Block",
     "CallOutcome",
     "CallRecord",

@@ -26,6 +26,7 @@ __all__ = ["ARGUMENTS_CAP", "DEFAULT_CALLS", "CallRecord", "CallStore", "call_co
 DEFAULT_CALLS = 200
 ARGUMENTS_CAP = 64 * 1024  # characters of JSON arguments kept per call; bigger ones are not kept
 FORMAT = "mcp-call-history/1"
+ROUNDS_READ = 50  # rounds of one call read back (what is written is bounded by `core.calls.replay`)
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,9 @@ class CallRecord:
         outcome: how it ended, an `Outcome` word (`ok`, `jsonrpc_error`, `timeout` …; older files' layer
             words are read as the outcome they mean), and `verdict` the output verdict.
         summary: a line of words about the outcome.
+        rounds: the server's questions and their answers, round by round (`Round.to_json`, the first few:
+            `rounds_total` says how many there were).
+        answers: what the person answered, as an answers file (`core.calls.replay`): a re-run gives them again.
     """
 
     at: str
@@ -50,9 +54,13 @@ class CallRecord:
     verdict: str = ""
     summary: str = ""
     arguments_cut: bool = False
+    rounds: tuple[dict[str, Any], ...] = ()
+    rounds_total: int = 0
+    answers: dict[str, Any] | None = None
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> CallRecord:
+        rounds, total, answers = data.get("rounds"), data.get("rounds_total"), data.get("answers")
         return cls(
             at=str(data.get("at", "")),
             kind=str(data.get("kind", "tool")),
@@ -63,6 +71,9 @@ class CallRecord:
             verdict=str(data.get("verdict", "")),
             summary=str(data.get("summary", "")),
             arguments_cut=bool(data.get("arguments_cut", False)),
+            rounds=tuple(r for r in rounds[:ROUNDS_READ] if isinstance(r, dict)) if isinstance(rounds, list) else (),
+            rounds_total=total if isinstance(total, int) and not isinstance(total, bool) else 0,
+            answers=answers if isinstance(answers, dict) else None,
         )
 
 
@@ -81,10 +92,13 @@ def capped(arguments: Any) -> tuple[Any, bool]:
     return (None, True) if size > ARGUMENTS_CAP else (arguments, False)
 
 
-def call_command(spec: ServerSpec, tool: str, arguments: Any) -> str:
-    """A `mcp-catalog-inspector call` command line that repeats this call. Secrets are left out (headers, env,
-    a URL's credentials and query values, secret-looking arguments): they read `…`, to be filled in."""
+def call_command(spec: ServerSpec, tool: str, arguments: Any, answers_file: str | None = None) -> str:
+    """A `mcp-catalog-inspector call` command line that repeats this call (with `--answers FILE` when the server's
+    questions are answered from a file). Secrets are left out (headers, env, a URL's credentials and query values,
+    secret-looking arguments): they read `…`, to be filled in."""
     words = ["mcp-catalog-inspector", "call", tool, "--args", json.dumps(arguments, ensure_ascii=False)]
+    if answers_file is not None:
+        words += ["--answers", answers_file]
     if spec.transport == "stdio":
         words += ["--", spec.command, *redacted_args(spec.args)]
     else:

@@ -2,7 +2,9 @@
 
 The dialog edits the entry's JSON, not a `ServerSpec`: keys it does not show
 (another client's settings) are carried through unchanged. Environment and
-header values are masked until "Show values" is ticked.
+header values are masked until "Show values" is ticked. The roots the server is
+given when it asks (`roots/list`: `"roots": [{"uri", "name"}]`, file:// only) and
+the protocol era (`"protocolEra"`) are edited here too.
 """
 
 from __future__ import annotations
@@ -43,8 +45,11 @@ from catalog_inspector.ui.widgets.labels import plain_label
 __all__ = ["ServerDialog"]
 
 TRANSPORTS = (("stdio", "stdio (a local command)"), ("http", "Streamable HTTP"), ("sse", "legacy HTTP+SSE"))
-SHOWN_KEYS = ("type", "transport", "command", "args", "env", "cwd", "url", "headers", "disabled", "budgets")
-FIELDS = ("name", "command", "args", "env", "cwd", "url", "headers", "budgets")
+SHOWN_KEYS = ("type", "transport", "command", "args", "env", "cwd", "url", "headers", "disabled", "budgets", "roots",
+              "protocolEra")  # fmt: skip
+FIELDS = ("name", "command", "args", "env", "cwd", "url", "headers", "budgets", "roots")
+ERAS = (("auto", "auto (2026-07-28 when the server offers it)"), ("legacy", "legacy (initialize, 2025-11-25 and before)"),
+        ("modern", "modern (2026-07-28 only)"))  # fmt: skip
 
 
 class _Pairs(QTableWidget):
@@ -100,13 +105,42 @@ class _Pairs(QTableWidget):
             self.blockSignals(False)
 
     def pairs(self) -> dict[str, str]:
-        found: dict[str, str] = {}
+        return dict(self.rows())
+
+    def rows(self) -> list[tuple[str, str]]:
+        """The filled-in rows in order (a row without a name left out)."""
+        found: list[tuple[str, str]] = []
         for row in range(self.rowCount()):
             key_item = self.item(row, 0)
             key = key_item.text().strip() if key_item is not None else ""
             if key:
-                found[key] = self._values[row]
+                found.append((key, self._values[row]))
         return found
+
+
+class _Roots(_Pairs):
+    """The roots the server is given: a URI and a name per row, never masked (they are not secrets)."""
+
+    def __init__(self, object_name: str, parent: QWidget) -> None:
+        super().__init__(object_name, parent)
+        self.setHorizontalHeaderLabels(["URI (file://)", "Name"])
+        self._shown = True
+
+    def show_values(self, shown: bool) -> None:
+        return
+
+    def set_roots(self, value: Any) -> None:
+        roots = value if isinstance(value, list) else []
+        pairs = [(str(r.get("uri", "")), str(r.get("name", ""))) for r in roots if isinstance(r, dict)]
+        self.blockSignals(True)
+        self.setRowCount(0)
+        self._values = []
+        for uri, name in [*pairs, ("", "")]:
+            self._append(uri, name)
+        self.blockSignals(False)
+
+    def roots(self) -> list[dict[str, str]]:
+        return [{"uri": uri, **({"name": name.strip()} if name.strip() else {})} for uri, name in self.rows()]
 
 
 class ServerDialog(QDialog):
@@ -143,6 +177,14 @@ class ServerDialog(QDialog):
         self.url = self._line("serverUrl", str(self._original.get("url", "")))
         self.headers = _Pairs("serverHeaders", self)
         self.headers.set_pairs(_strings(self._original.get("headers")))
+        self.roots = _Roots("serverRoots", self)
+        self.roots.set_roots(self._original.get("roots"))
+        self.roots.setMaximumHeight(110)
+        self.era = QComboBox(self)
+        self.era.setObjectName("serverProtocolEra")
+        for key, text in ERAS:
+            self.era.addItem(text, key)
+        self.era.setCurrentIndex(max(0, self.era.findData(self._original.get("protocolEra", "auto"))))
         self.reveal = QCheckBox("Show values", self)
         self.reveal.setObjectName("serverRevealValues")
         self.reveal.toggled.connect(self._on_reveal_toggled)
@@ -187,6 +229,8 @@ class ServerDialog(QDialog):
             ("url", "URL", self.url),
             ("headers", "Headers", self.headers),
             ("budgets", "Budgets", budget_row),
+            ("roots", "Roots (roots/list)", self.roots),
+            ("protocolEra", "Protocol era", self.era),
         ):
             form.addRow(title, widget)
             self._rows[field] = [widget, form.labelForField(widget)]
@@ -208,12 +252,14 @@ class ServerDialog(QDialog):
         kind = "http" if kind not in ("stdio", "sse") and (kind or "url" in self._original) else (kind or "stdio")
         self.transport.setCurrentIndex(max(0, self.transport.findData(kind)))
         for signal in (self.name.textChanged, self.command.textChanged, self.cwd.textChanged, self.url.textChanged,
-                       self.args.textChanged, self.transport.currentIndexChanged, self.disabled.toggled):  # fmt: skip
+                       self.args.textChanged, self.transport.currentIndexChanged, self.disabled.toggled,
+                       self.era.currentIndexChanged):  # fmt: skip
             signal.connect(self._on_field_changed)
         for line in self.budgets.values():
             line.textChanged.connect(self._on_field_changed)
         self.env.itemChanged.connect(self._on_field_changed)
         self.headers.itemChanged.connect(self._on_field_changed)
+        self.roots.itemChanged.connect(self._on_field_changed)
         self._on_field_changed()
 
     def _line(self, object_name: str, text: str) -> QLineEdit:
@@ -261,6 +307,10 @@ class ServerDialog(QDialog):
                 budgets[key] = _number(text)
         if budgets:
             entry["budgets"] = budgets
+        if roots := self.roots.roots():
+            entry["roots"] = roots
+        if self.era.currentData() != "auto":
+            entry["protocolEra"] = self.era.currentData()
         if self.disabled.isChecked():
             entry["disabled"] = True
         return entry

@@ -23,6 +23,7 @@ class Role(enum.IntEnum):
     DRIFT = Qt.ItemDataRole.UserRole + 6  # a tool's mark from the last refresh: "added", "changed", "removed" or ""
     FLAGGED = Qt.ItemDataRole.UserRole + 7  # True when a tool differs from the catalog the user approved
     RELATED = Qt.ItemDataRole.UserRole + 8  # True on a page that holds the first copy of a duplicated key
+    ASKING = Qt.ItemDataRole.UserRole + 9  # how many of a server's questions wait for the person (the sidebar's mark)
 
 
 def tooltip(text: str) -> str:

@@ -16,7 +16,7 @@ from catalog_inspector.ui.models.roles import Role, tooltip
 if TYPE_CHECKING:
     from catalog_inspector.ui.presenters import AppPresenter, ServerPresenter
 
-__all__ = ["STATE_COLORS", "ServerListModel", "badge", "summary"]
+__all__ = ["ASKING_COLOR", "STATE_COLORS", "ServerListModel", "asking_mark", "badge", "summary"]
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -47,6 +47,14 @@ def summary(supervisor: ServerSupervisor) -> str:
     else:
         parts.append(state)
     return " · ".join(parts)
+
+
+ASKING_COLOR = "#8e24aa"  # a server waiting for the person's answer stands out from every state colour
+
+
+def asking_mark(waiting: int) -> str:
+    """The sidebar's line for a server whose questions wait for the person."""
+    return f"✎ asks for your input ({waiting})"  # the count: how many questions wait (the sidebar is narrow)
 
 
 def badge(report: DriftReport | None) -> str:
@@ -143,11 +151,18 @@ class ServerListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             alarm = badge(presenter.report)
             text = f"{visible(supervisor.spec.name, 80)}\n{summary(supervisor)}"
-            return f"{text}\n{alarm}" if alarm else text
+            lines = [
+                text,
+                *([alarm] if alarm else []),
+                *([asking_mark(presenter.waiting)] if presenter.waiting else []),
+            ]
+            return "\n".join(lines)
         if role == Role.DRIFT:
             return badge(presenter.report)
+        if role == Role.ASKING:
+            return presenter.waiting
         if role == Qt.ItemDataRole.DecorationRole:
-            return QColor(STATE_COLORS[supervisor.state])
+            return QColor(ASKING_COLOR if presenter.waiting else STATE_COLORS[supervisor.state])
         if role == Qt.ItemDataRole.ToolTipRole:
             return tooltip(supervisor.spec.describe())
         if role == Role.KEY:

@@ -13,15 +13,15 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.calls import CallOutcome, CallRecord, Validation, call_command, verdict_words
+from catalog_inspector.core.calls import CallRecord, Validation, command_with_answers
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import CallTicket, ServerSupervisor
 from catalog_inspector.runtime.calldesk import CallDesk
+from catalog_inspector.ui.presenters.answer import Answer
 
 __all__ = ["CallPresenter", "confirmation_question"]
 
-VERDICT_LIMIT = 4000  # characters of the output verdict shown (up to 50 problems, each with its pointer)
 NAME_LIMIT = 120
 
 
@@ -48,18 +48,16 @@ class CallPresenter(QObject):
     Attributes:
         supervisor: the server (its session makes the calls).
         tool: the tool chosen in the tool tree (wire object), or None.
-        ticket: the call in flight, or None.
+        answer: the call in flight and its answer: its rounds, the server's question waiting, its words
+            (`ticket`, `outcome_text`, `progress_text`, `verdict_text`, `layer`, `outcome_word`, `verdict` and
+            `result` read from it).
         question: what is asked before sending (a tool not annotated read-only), or "" when nothing is asked.
-        outcome_text, progress_text, verdict_text: the answer's words (the outcome with its latency, the latest
-            progress notification, the verdict against the output schema); "" when there are none.
-        layer, outcome_word, verdict: the answer's layer, its outcome word and its verdict word ("" when none).
-        result: the result as the server sent it, or None.
         validation, parse_error, send_anyway: the check of the arguments shown, as the editor last said it.
 
     Signals:
         tool_changed(object): `tool` changed; the arguments to show with it (its draft, a re-run's), or None.
         asked(): `question` changed (a question is up, or it was answered).
-        answer_changed(): the answer's words, `result` or `ticket` changed.
+        answer_changed(): the answer's words, `result` or `ticket` changed (`answer.changed`).
         actions_changed(): what may be done changed (send, cancel, save a set).
         history_changed(): the server's calls changed (`history`).
         sets_changed(): this server's argument sets changed (`sets`).
@@ -79,15 +77,8 @@ class CallPresenter(QObject):
         self.supervisor = supervisor
         self._desk = desk
         self.tool: dict[str, Any] | None = None
-        self.ticket: CallTicket | None = None
+        self.answer = Answer(supervisor, "tool", takes_idle=True, parent=self)
         self.question = ""
-        self.outcome_text = ""
-        self.progress_text = ""
-        self.verdict_text = ""
-        self.layer = ""
-        self.outcome_word = ""
-        self.verdict = ""
-        self.result: dict[str, Any] | None = None
         self.parsed: Any = {}
         self.validation: Validation | None = None
         self.parse_error = ""
@@ -97,8 +88,9 @@ class CallPresenter(QObject):
         self._confirmed: tuple[Snapshot | None, set[str]] = (None, set())  # per session: its accepted catalog
         self._pending: dict[str, Any] | None = None  # a send waiting for the answer to `question`
         self._rerun = False  # a re-run sends once its arguments are checked
-        supervisor.call_finished.connect(self._on_supervisor_call_finished)
-        supervisor.call_progress.connect(self._on_supervisor_call_progress)
+        self._kept_answers: dict[str, Any] | None = None  # a re-run's: the answers of the call it repeats
+        self.answer.changed.connect(self.answer_changed)
+        self.answer.changed.connect(self.actions_changed)
         supervisor.state_changed.connect(self.actions_changed)
         desk.history_changed.connect(self._on_desk_history_changed)
         desk.sets_changed.connect(self._on_desk_sets_changed)
@@ -107,12 +99,46 @@ class CallPresenter(QObject):
     def name(self) -> str:
         return self.supervisor.spec.name
 
+    # The answer's state, read where the Call tab has always read it.
+    @property
+    def ticket(self) -> CallTicket | None:
+        return self.answer.ticket
+
+    @property
+    def outcome_text(self) -> str:
+        return self.answer.outcome_text
+
+    @property
+    def progress_text(self) -> str:
+        return self.answer.progress_text
+
+    @property
+    def verdict_text(self) -> str:
+        return self.answer.verdict_text
+
+    @property
+    def layer(self) -> str:
+        return self.answer.layer
+
+    @property
+    def outcome_word(self) -> str:
+        return self.answer.outcome_word
+
+    @property
+    def verdict(self) -> str:
+        return self.answer.verdict
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return self.answer.result
+
     # -- the tool and its arguments ----------------------------------------------------
     def set_tool(self, tool: dict[str, Any] | None, arguments: Any = None) -> None:
         """Call this tool, with `arguments` (a re-run's) or the draft last left for it."""
         self.tool = tool
         self._close_question()
         self._rerun = False
+        self._kept_answers = None
         self.validation = None
         if tool is not None and arguments is None:
             arguments = self._drafts.get(_name(tool))
@@ -200,23 +226,21 @@ class CallPresenter(QObject):
 
     def _send(self, arguments: Any) -> bool:
         assert self.tool is not None
-        ticket = self.supervisor.call_tool(_name(self.tool), arguments, self.timeout)
+        kept, self._kept_answers = self._kept_answers, None
+        ticket = self.supervisor.call_tool(_name(self.tool), arguments, self.timeout, kept)
         if ticket is None:
             self._say("Not sent: no session is live (refresh or reconnect the server first).")
             return False
-        self.ticket = ticket
-        self.progress_text = self.verdict_text = self.layer = self.outcome_word = self.verdict = ""
-        self.result = None
-        self.outcome_text = f"Calling {visible(ticket.tool, NAME_LIMIT)}…"
-        self.answer_changed.emit()
-        self.actions_changed.emit()
+        again = " with the answers it was given" if kept else ""
+        self.answer.start(ticket, f"Calling {visible(ticket.tool, NAME_LIMIT)}{again}…")
         return True
 
     def cancel(self) -> bool:
-        return self.ticket is not None and self.supervisor.cancel_call(self.ticket)
+        return self.answer.cancel()
 
     def rerun(self, record: CallRecord) -> bool:
-        """Call a kept call again with its arguments (the same questions are asked); False if it cannot be."""
+        """Call a kept call again with its arguments and the answers it was given (the person is asked only where
+        one no longer fits); False if it cannot be."""
         if record.kind != "tool" or record.arguments_cut:
             return False
         accepted = self.supervisor.accepted
@@ -225,37 +249,14 @@ class CallPresenter(QObject):
             self._say(f"Not sent: {visible(record.name, NAME_LIMIT)} is not in the accepted catalog any more.")
             return False
         self.set_tool(tool, record.arguments)
+        self._kept_answers = record.answers
         self._rerun = True  # sent as soon as its arguments are checked, like any other call
         self._say("Checking the arguments before sending them again…")
         self.send_when_checked.emit()
         return True
 
     def _say(self, words: str) -> None:
-        self.outcome_text = words
-        self.answer_changed.emit()
-
-    # -- answers -----------------------------------------------------------------------
-    def _on_supervisor_call_progress(self, ticket: CallTicket, progress: float, total: Any, message: Any) -> None:
-        if ticket is not self.ticket:
-            return
-        amount = f"{progress:g} of {total:g}" if isinstance(total, int | float) else f"{progress:g}"
-        words = f": {visible(str(message), 300)}" if message else ""
-        self.progress_text = f"Progress {amount}{words}"
-        self.answer_changed.emit()
-
-    def _on_supervisor_call_finished(self, ticket: CallTicket, outcome: CallOutcome) -> None:
-        if ticket is not self.ticket:
-            return
-        self.ticket = None
-        self.outcome_text = f"{outcome.summary()} — {outcome.latency_ms:,.0f} ms"
-        self.layer, self.outcome_word = outcome.layer, str(outcome.outcome)
-        # The words hold the server's keys (in JSON pointers): made visible and bounded here, as any server text.
-        words = verdict_words(outcome.verdict) if outcome.result is not None else ""
-        self.verdict_text = visible(words, VERDICT_LIMIT, keep_newlines=True)
-        self.verdict = outcome.verdict.verdict if outcome.verdict else ""
-        self.result = outcome.result
-        self.answer_changed.emit()
-        self.actions_changed.emit()
+        self.answer.say(words)
 
     # -- history and argument sets -------------------------------------------------------
     @property
@@ -282,13 +283,16 @@ class CallPresenter(QObject):
             self._desk.delete_set(self.name, _name(self.tool), set_name)
 
     def command_of(self, record: CallRecord) -> str:
-        """The `call` command line that makes this call again from a terminal."""
-        return call_command(self.supervisor.spec, record.name, record.arguments)
+        """The `call` command line that makes this call again from a terminal; with the answers it was given, the
+        lines that write them to an answers file first (`--answers`)."""
+        return command_with_answers(self.supervisor.spec, record.name, record.arguments, record.answers)
 
     @staticmethod
     def json_of(record: CallRecord) -> str:
         document = {"kind": record.kind, "name": record.name, "arguments": record.arguments, "at": record.at,
                     "outcome": record.outcome, "duration_ms": record.duration_ms}  # fmt: skip
+        if record.rounds_total:
+            document.update(rounds=list(record.rounds), rounds_total=record.rounds_total, answers=record.answers)
         return json.dumps(document, indent=2, ensure_ascii=False)
 
     def _on_desk_history_changed(self, name: str) -> None:

@@ -43,5 +43,6 @@ class Checks(QObject):
     def validate(self, token: int, schema: Any, instance: Any) -> None:
         self._desk.validate(token, schema, instance)
 
-    def lint(self, token: int, schema: Any) -> None:
-        self._desk.lint(token, schema)
+    def lint(self, token: int, schema: Any, kind: str = "tool") -> None:
+        """`kind` "elicitation": what a strict client would refuse in a requested schema (words, a tuple of str)."""
+        self._desk.lint(token, schema, kind)

@@ -1,5 +1,6 @@
 """What the Resources and Prompts tabs' request box shows for one server: the item chosen, the request in
-flight, its answer. `resources/read` and `prompts/get` are named like a tool call's outcome."""
+flight, its answer (with the server's questions, as in the Call tab). `resources/read` and `prompts/get` are
+named like a tool call's outcome."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from typing import Any, Literal
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.calls import CallOutcome
 from catalog_inspector.runtime import CallTicket, ServerSupervisor
+from catalog_inspector.ui.presenters.answer import Answer
 
 __all__ = ["REQUEST_TIMEOUT", "RequestKind", "RequestPresenter"]
 
@@ -23,9 +24,8 @@ class RequestPresenter(QObject):
     Attributes:
         kind: "resource" (resources/read) or "prompt" (prompts/get).
         item: the resource or prompt chosen (wire object), or None.
-        ticket: the request in flight, or None.
-        outcome_text, layer, outcome_word: the answer's words, its layer and outcome ("" when none).
-        result: the answer as the server sent it, or None.
+        answer: the request in flight and its answer (`ticket`, `outcome_text`, `layer`, `outcome_word` and
+            `result` read from it), its rounds and the server's question waiting.
 
     Signals:
         item_changed(): `item` changed (its fields are rebuilt).
@@ -40,12 +40,28 @@ class RequestPresenter(QObject):
         self.kind = kind
         self.supervisor = supervisor
         self.item: dict[str, Any] | None = None
-        self.ticket: CallTicket | None = None
-        self.outcome_text = ""
-        self.layer = ""
-        self.outcome_word = ""
-        self.result: dict[str, Any] | None = None
-        supervisor.call_finished.connect(self._on_supervisor_call_finished)
+        self.answer = Answer(supervisor, kind, parent=self)
+        self.answer.changed.connect(self.changed)
+
+    @property
+    def ticket(self) -> CallTicket | None:
+        return self.answer.ticket
+
+    @property
+    def outcome_text(self) -> str:
+        return self.answer.outcome_text
+
+    @property
+    def layer(self) -> str:
+        return self.answer.layer
+
+    @property
+    def outcome_word(self) -> str:
+        return self.answer.outcome_word
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return self.answer.result
 
     @property
     def can_send(self) -> bool:
@@ -57,11 +73,8 @@ class RequestPresenter(QObject):
         if item is self.item:
             return
         self.item = item
-        self.ticket = None
-        self.outcome_text = self.layer = self.outcome_word = ""
-        self.result = None
         self.item_changed.emit()
-        self.changed.emit()
+        self.answer.clear()
 
     def send(self, arguments: dict[str, str] | None = None) -> bool:
         """Read the resource, or get the prompt with `arguments` (the fields filled in). False if not sent."""
@@ -73,21 +86,11 @@ class RequestPresenter(QObject):
         else:
             ticket = self.supervisor.get_prompt(str(item.get("name", "")), arguments or {}, REQUEST_TIMEOUT)
         if ticket is None:
-            self.outcome_text = "Not sent: no session is live (refresh or reconnect the server first)."
-            self.changed.emit()
+            self.answer.say("Not sent: no session is live (refresh or reconnect the server first).")
             return False
-        self.ticket = ticket
-        self.outcome_text = "Waiting for the answer…"
-        self.layer = self.outcome_word = ""
-        self.result = None
-        self.changed.emit()
+        self.answer.start(ticket, "Waiting for the answer…")
         return True
 
-    def _on_supervisor_call_finished(self, ticket: CallTicket, outcome: CallOutcome) -> None:
-        if ticket is not self.ticket:
-            return
-        self.ticket = None
-        self.outcome_text = f"{outcome.summary()} — {outcome.latency_ms:,.0f} ms"
-        self.layer, self.outcome_word = outcome.layer, str(outcome.outcome)
-        self.result = outcome.result
-        self.changed.emit()
+    def cancel(self) -> bool:
+        """Stop the request in flight (and any question of the server's it waits on)."""
+        return self.answer.cancel()

@@ -21,11 +21,13 @@ from catalog_inspector.core.errors import ErrorInfo, ErrorKind
 from catalog_inspector.core.text import visible
 from catalog_inspector.core.transport import environment_names
 from catalog_inspector.runtime import ServerState, ServerSupervisor
+from catalog_inspector.runtime.asks import PendingAsk, roots_words
 from catalog_inspector.runtime.calldesk import CallDesk
 from catalog_inspector.runtime.messages import MessageBridge
 from catalog_inspector.runtime.offload import Offload
 from catalog_inspector.runtime.signins import SignInDesk
 from catalog_inspector.runtime.tracker import DriftTracker
+from catalog_inspector.ui.presenters.answer import Answer
 from catalog_inspector.ui.presenters.call import CallPresenter
 from catalog_inspector.ui.presenters.drift import DriftPresenter
 from catalog_inspector.ui.presenters.request import RequestPresenter
@@ -66,6 +68,7 @@ class ServerPresenter(QObject):
         pages_added(str): the live walk of this list (name) has new pages in its sequence.
         details_changed(): the server details (`server_text`) or whether it can sign out changed.
         log_lines(object): lines for the server log (a list of str, already made visible).
+        input_changed(): a question of the server's began or stopped waiting for the person (`waiting`).
     """
 
     header_changed = Signal()
@@ -77,6 +80,7 @@ class ServerPresenter(QObject):
     pages_added = Signal(str)
     details_changed = Signal()
     log_lines = Signal(object)
+    input_changed = Signal()
 
     def __init__(
         self,
@@ -122,6 +126,8 @@ class ServerPresenter(QObject):
         supervisor.log_appended.connect(self._on_supervisor_log_appended)
         supervisor.sign_in_changed.connect(self._on_supervisor_sign_in_changed)
         supervisor.sign_in_noticed.connect(self._on_supervisor_sign_in_noticed)
+        supervisor.input_asked.connect(self._on_supervisor_input_asked)
+        supervisor.input_settled.connect(self._on_supervisor_input_settled)
         if tracker is None or self.report is not None:
             self._published = supervisor.accepted  # accepted before this presenter was made
 
@@ -152,6 +158,19 @@ class ServerPresenter(QObject):
         tools = f"{count:,} tool{'s' if count != 1 else ''}"
         taken = taken_words(accepted.taken_at, date=False)
         return f"{head}: {tools}, taken at {taken} · protocol {version} · {current.spec.transport} · {state}"
+
+    @property
+    def waiting(self) -> int:
+        """How many of the server's questions wait for the person (the sidebar marks the server while any do)."""
+        return len(self.supervisor.asks.pending)
+
+    def question_tab(self) -> str | None:
+        """Where the oldest waiting question is shown: "call", "resources" or "prompts" (None: nothing waits)."""
+        shown = [(answer.asking.number, tab) for tab, answer in self._answers() if answer.asking is not None]
+        return min(shown)[1] if shown else None
+
+    def _answers(self) -> list[tuple[str, Answer]]:
+        return [("call", self.call.answer), *((name, box.answer) for name, box in self.requests.items())]
 
     @property
     def can_refresh(self) -> bool:
@@ -324,6 +343,7 @@ class ServerPresenter(QObject):
         name = current.spec.name
         grants = self.signins.grants if self.signins is not None else {}
         lines += grant_lines(current.spec, grants.get(name), name in grants, current.sign_in is not None)
+        lines.append(f"Roots given when the server asks (roots/list): {roots_words(current.spec.roots)}")
         if accepted is None:
             return "\n".join([*lines, "", "No catalog accepted yet."])
         server = accepted.server
@@ -438,6 +458,16 @@ class ServerPresenter(QObject):
 
     def _on_supervisor_sign_in_noticed(self, words: str) -> None:
         self.messages.info(visible(words, MESSAGE_LIMIT), self.name)
+
+    def _on_supervisor_input_asked(self, pending: PendingAsk) -> None:
+        self.input_changed.emit()
+        self.header_changed.emit()  # the sidebar's row marks the server
+        if not self.selected:
+            self.messages.info(f"{self.title} asks for your input: select it in the sidebar to answer.")
+
+    def _on_supervisor_input_settled(self, _pending: PendingAsk) -> None:
+        self.input_changed.emit()
+        self.header_changed.emit()
 
     def _on_signins_grant_changed(self, name: str) -> None:
         if name == self.supervisor.spec.name:

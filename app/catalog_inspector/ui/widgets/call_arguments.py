@@ -10,6 +10,7 @@ Answers carry a token: one for arguments no longer shown is dropped.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.calls import Validation, lint_words
+from catalog_inspector.core.calls import Validation, lint_words, with_defaults
 from catalog_inspector.core.text import visible, visible_json
 from catalog_inspector.ui.presenters.checks import Checks
 from catalog_inspector.ui.widgets.call_form import CallForm
@@ -31,11 +32,38 @@ from catalog_inspector.ui.widgets.labels import plain_label
 from catalog_inspector.ui.widgets.panes import plain_text_view
 from catalog_inspector.ui.widgets.tables import compact_table
 
-__all__ = ["ArgumentsEditor"]
+__all__ = ["ANSWER_FACE", "CALL_FACE", "ArgumentsEditor", "EditorFace"]
 
 VALIDATE_MS = 150  # typing pauses this long before the arguments are checked
 MESSAGE_ROWS = 200
 NO_ARGUMENTS = {"type": "object", "properties": {}}
+
+
+@dataclass(frozen=True)
+class EditorFace:
+    """What an arguments editor's parts are called and how it speaks: the Call tab's (a tool's arguments) by
+    default; the input request panel's edits the answer to an elicitation, against the schema the server asked for."""
+
+    form: str = "callForm"
+    text: str = "callArguments"
+    messages: str = "validationMessages"
+    summary: str = "validationSummary"
+    lint: str = "schemaLint"
+    send_anyway: str = "sendAnyway"
+    noun: str = "the arguments"
+    verb: str = "are"
+    against: str = "the tool's input schema"
+    held_back: str = "not sent unless you say so"
+    lint_kind: str = "tool"  # the desk's lint: a tool's input schema, or an elicitation's requested schema
+    anyway: bool = True  # "Send even if invalid" is offered
+    defaults: bool = False  # the schema's defaults are filled in (SEP-1034)
+
+
+CALL_FACE = EditorFace()
+ANSWER_FACE = EditorFace(
+    "inputRequestForm", "inputRequestJson", "inputValidationMessages", "inputValidationSummary", "inputSchemaLint",
+    "inputSendAnyway", "the answer", "is", "the requested schema", "Accept stays off until they are fixed", "elicitation", False, True,
+)  # fmt: skip
 
 
 class ArgumentsEditor(QWidget):
@@ -60,9 +88,10 @@ class ArgumentsEditor(QWidget):
     edited = Signal(object)
     checked = Signal()
 
-    def __init__(self, checks: Checks, parent: QWidget | None = None) -> None:
+    def __init__(self, checks: Checks, parent: QWidget | None = None, face: EditorFace = CALL_FACE) -> None:
         super().__init__(parent)
         self.checks = checks
+        self.face = face
         self.schema: Any = NO_ARGUMENTS
         self.active = False  # a tool's arguments are shown
         self.parsed: Any = {}
@@ -71,27 +100,29 @@ class ArgumentsEditor(QWidget):
         self._syncing = False  # one view is being set from the other: not a user's edit
         self._token = 0
         self._lint_token = 0
-        self.lint = plain_label("schemaLint", self)
+        self.lint = plain_label(face.lint, self)
         self.form = CallForm(self)
+        self.form.setObjectName(face.form)
         self.form.edited.connect(self._on_form_edited)
-        self.text = plain_text_view("callArguments", self)
+        self.text = plain_text_view(face.text, self)
         self.text.setReadOnly(False)
         self.text.textChanged.connect(self._on_text_changed)
         views = QSplitter(Qt.Orientation.Horizontal, self)
         views.addWidget(self.form)
         views.addWidget(self.text)
         views.setSizes([400, 220])  # the form needs the room; the JSON is a glance
-        self.summary = plain_label("validationSummary", self)
+        self.summary = plain_label(face.summary, self)
         self.messages = QTableWidget(0, 3, self)
-        self.messages.setObjectName("validationMessages")
+        self.messages.setObjectName(face.messages)
         self.messages.setHorizontalHeaderLabels(["Path", "Keyword", "Problem"])
         self.messages.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         compact_table(self.messages, QAbstractItemView.SelectionBehavior.SelectRows)
         self.messages.setColumnWidth(0, 160)
         self.messages.cellActivated.connect(self._on_messages_cell_activated)
         self.send_anyway = QCheckBox("Send even if invalid (to test the server's own validation)", self)
-        self.send_anyway.setObjectName("sendAnyway")
+        self.send_anyway.setObjectName(face.send_anyway)
         self.send_anyway.toggled.connect(self.changed)
+        self.send_anyway.setVisible(face.anyway)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.lint)
@@ -129,14 +160,18 @@ class ArgumentsEditor(QWidget):
         self._syncing = True
         try:
             self.form.set_schema(self.schema)
-            self.text.setPlainText(visible_json(self.form.value(), 2) if active else "")
+            value = self.form.value()
+            if active and self.face.defaults and isinstance(value, dict):
+                value = with_defaults(self.schema, value)
+                self.form.set_value(value)
+            self.text.setPlainText(visible_json(value, 2) if active else "")
         finally:
             self._syncing = False
         self.lint.clear()
         if active:
             self._lint_token = self.checks.token()
             self.lint.setText("Schema lint: checking…")
-            self.checks.lint(self._lint_token, schema)
+            self.checks.lint(self._lint_token, schema, self.face.lint_kind)
         self._parse()
         self.validate_now()
 
@@ -159,7 +194,7 @@ class ArgumentsEditor(QWidget):
         if self.parse_error or not self.active:
             self._show_problems()
             return
-        self.summary.setText("Checking the arguments against the tool's input schema…")
+        self.summary.setText(self._checking_words())
         self.checks.validate(self._token, self.schema, self.parsed)
         self.changed.emit()
 
@@ -198,7 +233,7 @@ class ArgumentsEditor(QWidget):
             self.parsed = json.loads(text) if text.strip() else {}
             self.parse_error = ""
         except ValueError as exc:
-            self.parse_error = f"The arguments are not JSON: {exc}"
+            self.parse_error = f"{self.face.noun.capitalize()} {self.face.verb} not JSON: {exc}"
 
     def _schedule(self) -> None:
         """The arguments changed: a check in flight is for old ones; check these after a typing pause."""
@@ -217,6 +252,14 @@ class ArgumentsEditor(QWidget):
 
     def _on_checks_linted(self, token: int, issues: Any) -> None:
         if token != self._lint_token:
+            return
+        if self.face.lint_kind == "elicitation":
+            words = "; ".join(str(issue) for issue in issues)
+            self.lint.setText(
+                f"Schema lint: a strict client would refuse this form: {visible(words, 4000)}"
+                if issues
+                else "Schema lint: inside the spec's subset for elicitation forms."
+            )
             return
         if not issues:
             self.lint.setText("Schema lint: no problems a strict host would reject.")
@@ -241,15 +284,19 @@ class ArgumentsEditor(QWidget):
             return ""
         if self.parse_error:
             return visible(self.parse_error, 300)
+        face = self.face
         if validation is None:
-            return "Checking the arguments against the tool's input schema…"
+            return self._checking_words()
         if validation.failure is not None:
             detail = visible(validation.detail, 400)
-            return f"The arguments could not be checked: {validation.failure.heading} — {detail}"
+            return f"{face.noun.capitalize()} could not be checked: {validation.failure.heading} — {detail}"
         if validation.problems:
             more = f" ({validation.detail})" if validation.truncated else ""
-            return f"{len(validation.problems)} problem(s) with the arguments{more}: not sent unless you say so."
-        return "The arguments are valid against the tool's input schema."
+            return f"{len(validation.problems)} problem(s) with {face.noun}{more}: {face.held_back}."
+        return f"{face.noun.capitalize()} {face.verb} valid against {face.against}."
+
+    def _checking_words(self) -> str:
+        return f"Checking {self.face.noun} against {self.face.against}…"
 
     def _on_messages_cell_activated(self, row: int, _column: int) -> None:
         problems = self.validation.problems if self.validation is not None else ()

@@ -8,6 +8,11 @@ read-only asks first, once per session. The answer is shown as the server sent i
 catalog's output schema (`outputVerdict`), and every call goes into the server's
 history (`callHistory`), from where it can be re-run or copied. Named argument
 sets are kept per tool; the arguments last shown for a tool come back with it.
+
+When the server asks for input during the call, its question is shown in place of
+the result (`inputRequestPanel`), and every round of questions and answers is listed
+(`callRounds`). A re-run gives the answers the call was given; "Copy as command"
+writes them to an answers file for the `call` command.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSplitter,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -35,7 +41,8 @@ from catalog_inspector.ui.presenters.call import CallPresenter, confirmation_que
 from catalog_inspector.ui.presenters.checks import Checks
 from catalog_inspector.ui.widgets.call_arguments import ArgumentsEditor
 from catalog_inspector.ui.widgets.call_form import CallForm
-from catalog_inspector.ui.widgets.call_views import CallHistoryView, ResultView
+from catalog_inspector.ui.widgets.call_views import CallHistoryView, ResultView, RoundsTable
+from catalog_inspector.ui.widgets.input_panel import InputRequestPanel
 from catalog_inspector.ui.widgets.labels import plain_label
 
 __all__ = ["CallPanel", "confirmation_question"]
@@ -55,6 +62,8 @@ class CallPanel(QWidget):
         editor: the arguments and their check (`callForm`, `callArguments`, `validationMessages` …).
         send_button, cancel_button: `callButton`, `cancelCallButton`.
         result, verdict, outcome: what came back (`callResult` inside, `outputVerdict`, `callOutcome`).
+        input_panel: the server's question that waits for the person, shown in place of `result`.
+        rounds: the call's rounds of questions and answers (`callRounds`).
         history: the server's calls (`callHistory`).
     """
 
@@ -136,6 +145,12 @@ class CallPanel(QWidget):
         self.verdict = plain_label("outputVerdict", self)
         self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.result = ResultView(self)
+        self.input_panel = InputRequestPanel(checks, self)
+        self.input_panel.wanted.connect(self._on_input_panel_wanted)
+        self.shown_answer = QStackedWidget(self)
+        self.shown_answer.addWidget(self.result)
+        self.shown_answer.addWidget(self.input_panel)
+        self.rounds = RoundsTable("callRounds", self)
         self.history = CallHistoryView(self)
         self.history.itemSelectionChanged.connect(self._update_actions)
         self.rerun_button = _button("Re-run", "rerunCallButton", self)
@@ -163,7 +178,8 @@ class CallPanel(QWidget):
         answer_layout.addWidget(self.outcome)
         answer_layout.addWidget(self.progress)
         answer_layout.addWidget(self.verdict)
-        answer_layout.addWidget(self.result, 1)
+        answer_layout.addWidget(self.shown_answer, 1)
+        answer_layout.addWidget(self.rounds)
         past = QWidget(self)
         past_layout = QVBoxLayout(past)
         past_layout.setContentsMargins(0, 0, 0, 0)
@@ -172,6 +188,7 @@ class CallPanel(QWidget):
         right = QSplitter(Qt.Orientation.Vertical, self)
         right.addWidget(answer)
         right.addWidget(past)
+        right.setSizes([560, 200])  # the answer (or the server's question, with its form) needs the room
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(upper)
         split.addWidget(right)
@@ -191,11 +208,15 @@ class CallPanel(QWidget):
         if self.presenter is not None:
             for name in self._SIGNALS:
                 getattr(self.presenter, name).disconnect(getattr(self, f"_on_presenter_{name}"))
+            self.presenter.answer.rounds_changed.disconnect(self._on_answer_rounds_changed)
         self.presenter = presenter
         if presenter is not None:
             for name in self._SIGNALS:
                 getattr(presenter, name).connect(getattr(self, f"_on_presenter_{name}"))
+            presenter.answer.rounds_changed.connect(self._on_answer_rounds_changed)
             self.timeout.setValue(presenter.timeout)
+        self.input_panel.bind(presenter.answer if presenter is not None else None)
+        self._on_answer_rounds_changed()
         self._stale = True
         self._rebuild_if_shown(None)
         self._on_presenter_asked()
@@ -275,6 +296,12 @@ class CallPanel(QWidget):
 
     def _on_presenter_answer_changed(self) -> None:
         self._show_answer()
+
+    def _on_input_panel_wanted(self, wanted: bool) -> None:
+        self.shown_answer.setCurrentWidget(self.input_panel if wanted else self.result)
+
+    def _on_answer_rounds_changed(self) -> None:
+        self.rounds.show_rounds(self.presenter.answer.rounds if self.presenter is not None else [])
 
     def _on_presenter_actions_changed(self) -> None:
         self._update_actions()

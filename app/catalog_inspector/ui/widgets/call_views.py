@@ -1,4 +1,5 @@
-"""The call panel's read-only parts: the result as the server sent it, and the call history."""
+"""The call panel's read-only parts: the result as the server sent it, the rounds of the server's questions, and the
+call history."""
 
 from __future__ import annotations
 
@@ -19,17 +20,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.calls import Block, CallRecord, describe_result
+from catalog_inspector.core.calls import Block, CallRecord, Round, describe_result
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui.models.roles import tooltip
+from catalog_inspector.ui.presenters.questions import ROUND_HEADERS, round_rows
 from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.tables import compact_table
 
-__all__ = ["CallHistoryView", "ResultView"]
+__all__ = ["CallHistoryView", "ResultView", "RoundsTable"]
 
 PREVIEW = 240  # pixels of an image preview's longer side
 ALLOCATION_MB = 64  # what Qt may allocate to decode one untrusted image
 HISTORY_HEADERS = ("Time", "Kind", "Name", "Outcome", "Duration")
+ROWS_SHOWN = 200  # questions of one request listed (the rounds cap keeps far fewer)
+ROUNDS_HEIGHT = 170  # pixels the rounds table takes at most (it scrolls beyond)
+QUESTION_TEXT = (
+    "The server's last answer asked for input again (input_required): it is not a result. "
+    "Its questions are in the rounds below; the raw JSON is in the next tab."
+)
 
 QImageReader.setAllocationLimit(ALLOCATION_MB)
 
@@ -70,10 +78,19 @@ class ResultView(QTabWidget):
         self.images.hide()
 
     def show_result(self, result: dict[str, Any] | None, kind: str = "tool") -> None:
+        if result is not None and result.get("resultType") == "input_required":
+            self.show_question(result)
+            return
         blocks = describe_result(result, kind)
         set_capped_text(self.text, "\n\n".join(block.text for block in blocks))
         set_capped_text(self.raw, json.dumps(result, indent=2, ensure_ascii=False) if result is not None else "")
         self._show_images(blocks)
+
+    def show_question(self, result: dict[str, Any]) -> None:
+        """An input_required answer that ended the request (rounds cap, a refused answer): never shown as a result."""
+        set_capped_text(self.text, QUESTION_TEXT)
+        set_capped_text(self.raw, json.dumps(result, indent=2, ensure_ascii=False))
+        self._show_images([])
 
     def clear_result(self) -> None:
         self.text.clear()
@@ -124,7 +141,12 @@ class CallHistoryView(QTableWidget):
                 record.kind,
                 visible(record.name, 200),
                 record.outcome
-                + (f" · output {record.verdict}" if record.verdict not in ("", "valid", "no_schema") else ""),
+                + (f" · output {record.verdict}" if record.verdict not in ("", "valid", "no_schema") else "")
+                + (
+                    f" · {record.rounds_total} round{'s' if record.rounds_total != 1 else ''}"
+                    if record.rounds_total
+                    else ""
+                ),
                 f"{record.duration_ms:,.0f} ms",
             )
             for column, text in enumerate(cells):
@@ -136,3 +158,34 @@ class CallHistoryView(QTableWidget):
     def selected_record(self) -> CallRecord | None:
         rows = self.selectionModel().selectedRows()
         return self._records[rows[0].row()] if rows and 0 <= rows[0].row() < len(self._records) else None
+
+
+class RoundsTable(QTableWidget):
+    """A request's rounds: one row per question the server asked (round, kind, key, message or URL, the answer,
+    the requestState's size, the server's latency); hidden while there are none."""
+
+    def __init__(self, object_name: str, parent: QWidget | None = None) -> None:
+        super().__init__(0, len(ROUND_HEADERS), parent)
+        self.setObjectName(object_name)
+        self.setHorizontalHeaderLabels(list(ROUND_HEADERS))
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        compact_table(self, QAbstractItemView.SelectionBehavior.SelectRows)
+        for column, width in enumerate((50, 120, 80, 260, 150, 90)):
+            self.setColumnWidth(column, width)
+        self.hide()
+
+    def show_rounds(self, rounds: Sequence[Round]) -> None:
+        rows = round_rows(rounds)[:ROWS_SHOWN]
+        self.setRowCount(len(rows))
+        for row, cells in enumerate(rows):
+            for column, text in enumerate(cells):
+                item = QTableWidgetItem(text)  # item text is literal, never rich
+                if column == 3 and text:
+                    item.setToolTip(tooltip(text))
+                self.setItem(row, column, item)
+        self.setVisible(bool(rows))
+        # As tall as its rows (a few), never taller than ROUNDS_HEIGHT: the answer above keeps the room.
+        header = self.horizontalHeader().height()
+        body = sum(self.rowHeight(row) for row in range(min(len(rows), 6)))
+        scrollbar = self.horizontalScrollBar().sizeHint().height()
+        self.setFixedHeight(min(ROUNDS_HEIGHT, header + body + scrollbar + 2 * self.frameWidth() + 2))

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QAbstractItemView, QSplitter, QTableView, QVBoxLay
 from catalog_inspector.core.catalog import LIST_KINDS
 from catalog_inspector.ui.models.item_list import ItemListModel
 from catalog_inspector.ui.models.roles import Role
+from catalog_inspector.ui.presenters.checks import Checks
 from catalog_inspector.ui.widgets.item_detail import item_detail
 from catalog_inspector.ui.widgets.panes import SPLIT_SIZES, plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.request_box import RequestBox
@@ -34,7 +35,8 @@ PLACEHOLDERS = {
 class ListPane(QWidget):
     """One of resources, resource templates or prompts: the table, the chosen item's detail, its timeline.
 
-    Resources can be read and prompts got (`request`, below the detail); templates only listed.
+    Resources can be read and prompts got (`request`, below the detail; with `checks`, a server's questions are
+    answered there too); templates only listed.
     A new catalog keeps the chosen item chosen (found again by its key) while it is still there.
 
     Attributes:
@@ -47,7 +49,7 @@ class ListPane(QWidget):
     Signals: none.
     """
 
-    def __init__(self, list_name: str, parent: QWidget | None = None) -> None:
+    def __init__(self, list_name: str, parent: QWidget | None = None, checks: Checks | None = None) -> None:
         super().__init__(parent)
         self.list_name = list_name
         table_name, detail_name, timeline_name = OBJECT_NAMES[list_name]
@@ -76,7 +78,7 @@ class ListPane(QWidget):
         content.addWidget(self.detail)
         sizes = [300, 260]
         if list_name in ("resources", "prompts"):
-            self.request = RequestBox("resource" if list_name == "resources" else "prompt", self)
+            self.request = RequestBox("resource" if list_name == "resources" else "prompt", self, checks)
             content.addWidget(self.request)
             sizes = [220, 200, 220]
         content.setSizes(sizes)

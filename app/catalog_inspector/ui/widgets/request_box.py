@@ -3,7 +3,10 @@
 The answer is shown as plain text (binary contents as their size and type), with
 its outcome layer named like a tool call's: the request never reaches the
 server without a live session, and a JSON-RPC error, a timeout and a lost
-connection each say so.
+connection each say so. When the server asks for input, its question is shown in
+place of the answer (`inputRequestPanel`), with the request's rounds below
+(`resourceRounds`, `promptRounds`); Cancel (`cancelResourceButton`,
+`cancelPromptButton`) stops the request, and any question it waits on.
 """
 
 from __future__ import annotations
@@ -11,17 +14,29 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFormLayout, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from catalog_inspector.core.text import visible
+from catalog_inspector.ui.presenters.checks import Checks
 from catalog_inspector.ui.presenters.request import RequestKind, RequestPresenter
-from catalog_inspector.ui.widgets.call_views import ResultView
+from catalog_inspector.ui.widgets.call_views import ResultView, RoundsTable
+from catalog_inspector.ui.widgets.input_panel import InputRequestPanel
 
 __all__ = ["RequestBox"]
 
 ARGUMENTS = 50  # prompt arguments shown as fields; the rest are not offered
 OBJECT_NAMES = {"resource": ("readResourceButton", "resourceOutcome", "resourceResult"),
                 "prompt": ("getPromptButton", "promptOutcome", "promptResult")}  # fmt: skip
+MORE_NAMES = {"resource": ("cancelResourceButton", "resourceRounds"), "prompt": ("cancelPromptButton", "promptRounds")}
 
 
 class RequestBox(QWidget):
@@ -29,11 +44,14 @@ class RequestBox(QWidget):
 
     Attributes:
         presenter: the selected server's box of this kind (None: no server).
+        input_panel: the server's question that waits for the person (None: built without `checks`).
+        rounds: the request's rounds.
     """
 
-    def __init__(self, kind: RequestKind, parent: QWidget | None = None) -> None:
+    def __init__(self, kind: RequestKind, parent: QWidget | None = None, checks: Checks | None = None) -> None:
         super().__init__(parent)
         button_name, outcome_name, result_name = OBJECT_NAMES[kind]
+        cancel_name, rounds_name = MORE_NAMES[kind]
         self.kind = kind
         self.presenter: RequestPresenter | None = None
         self.button = QPushButton("Read" if kind == "resource" else "Get prompt", self)
@@ -47,14 +65,26 @@ class RequestBox(QWidget):
         self.form = QFormLayout()
         self.result = ResultView(self)
         self.result.text.setObjectName(result_name)
+        self.cancel = QPushButton("Cancel", self)
+        self.cancel.setObjectName(cancel_name)
+        self.cancel.clicked.connect(self._on_cancel_clicked)
+        self.shown_answer = QStackedWidget(self)
+        self.shown_answer.addWidget(self.result)
+        self.input_panel = InputRequestPanel(checks, self) if checks is not None else None
+        if self.input_panel is not None:
+            self.shown_answer.addWidget(self.input_panel)
+            self.input_panel.wanted.connect(self._on_input_panel_wanted)
+        self.rounds = RoundsTable(rounds_name, self)
         row = QHBoxLayout()
         row.addWidget(self.button)
+        row.addWidget(self.cancel)
         row.addWidget(self.outcome, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(self.form)
         layout.addLayout(row)
-        layout.addWidget(self.result, 1)
+        layout.addWidget(self.shown_answer, 1)
+        layout.addWidget(self.rounds)
         self._on_presenter_changed()
 
     @property
@@ -72,12 +102,28 @@ class RequestBox(QWidget):
         if self.presenter is not None:
             self.presenter.item_changed.disconnect(self._on_presenter_item_changed)
             self.presenter.changed.disconnect(self._on_presenter_changed)
+            self.presenter.answer.rounds_changed.disconnect(self._on_answer_rounds_changed)
         self.presenter = presenter
         if presenter is not None:
             presenter.item_changed.connect(self._on_presenter_item_changed)
             presenter.changed.connect(self._on_presenter_changed)
+            presenter.answer.rounds_changed.connect(self._on_answer_rounds_changed)
+        if self.input_panel is not None:
+            self.input_panel.bind(presenter.answer if presenter is not None else None)
         self._on_presenter_item_changed()
         self._on_presenter_changed()
+        self._on_answer_rounds_changed()
+
+    def _on_input_panel_wanted(self, wanted: bool) -> None:
+        if self.input_panel is not None:
+            self.shown_answer.setCurrentWidget(self.input_panel if wanted else self.result)
+
+    def _on_answer_rounds_changed(self) -> None:
+        self.rounds.show_rounds(self.presenter.answer.rounds if self.presenter is not None else [])
+
+    def _on_cancel_clicked(self) -> None:
+        if self.presenter is not None:
+            self.presenter.cancel()
 
     def set_item(self, item: dict[str, Any] | None) -> None:
         """The resource or prompt to request (its arguments become fields, for a prompt)."""
@@ -114,6 +160,7 @@ class RequestBox(QWidget):
     def _on_presenter_changed(self) -> None:
         presenter = self.presenter
         self.button.setEnabled(presenter is not None and presenter.can_send)
+        self.cancel.setEnabled(presenter is not None and presenter.ticket is not None)
         self.outcome.setText(presenter.outcome_text if presenter is not None else "")
         self.outcome.setProperty("layer", presenter.layer if presenter is not None else "")
         self.outcome.setProperty("outcome", presenter.outcome_word if presenter is not None else "")

@@ -1,0 +1,198 @@
+"""The answer to one tab's request (a test call, a resource read, a prompt get), shared by the Call tab and the
+request boxes: the request in flight, its rounds as they happen, the server's question that waits for the person,
+and how the request ended, in words.
+
+A server may answer a request with questions (elicitation, sampling) before its
+result. The question shown is the oldest of this tab's request that waits; the
+others queue behind it (`waiting`), and none replaces another. The Call tab also
+shows a question the server asks outside any request (older eras, `takes_idle`).
+A JSON-RPC -32042 error (URL elicitation required, before 2026-07-28) carries the
+pages to visit: they are shown as the same URL question (`notice`), with nothing
+left to answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from PySide6.QtCore import QObject, Signal
+
+from catalog_inspector.core.calls import ELICIT, CallOutcome, InputAnswer, InputAsk, Round, verdict_words
+from catalog_inspector.core.text import visible
+from catalog_inspector.runtime import CallTicket, ServerSupervisor
+from catalog_inspector.runtime.asks import PendingAsk
+
+__all__ = ["URL_ELICITATION_REQUIRED", "Answer", "RequestKind"]
+
+VERDICT_LIMIT = 4000  # characters of the output verdict shown (up to 50 problems, each with its pointer)
+NOTICES = 10  # URL elicitations of one -32042 error shown
+URL_ELICITATION_REQUIRED = -32042
+
+RequestKind = Literal["tool", "resource", "prompt"]
+
+
+def _notices(outcome: CallOutcome, server: str) -> tuple[InputAsk, ...]:
+    """The URL elicitations a -32042 error carries (its `data.elicitations`), as questions with nothing to answer."""
+    error = outcome.error
+    if error is None or error.code != URL_ELICITATION_REQUIRED:
+        return ()
+    data = error.details.get("data")
+    elicitations = data.get("elicitations") if isinstance(data, dict) else None
+    if not isinstance(elicitations, list):
+        return ()
+    return tuple(
+        InputAsk(None, ELICIT, {**item, "mode": "url"}, "legacy", server)
+        for item in elicitations[:NOTICES]
+        if isinstance(item, dict) and isinstance(item.get("url"), str)
+    )
+
+
+class Answer(QObject):
+    """One tab's request and its answer.
+
+    Attributes:
+        supervisor: the server the request goes to.
+        kind: the request's kind (tool, resource, prompt).
+        takes_idle: questions asked outside any request are shown here too (the Call tab's answer).
+        ticket: the request in flight, or None.
+        outcome_text, progress_text, verdict_text: the words (the outcome with its latency, the latest progress
+            notification, the verdict against the output schema); "" when there are none.
+        layer, outcome_word, verdict: the outcome's layer, its word and its verdict word ("" when none).
+        result: the server's last answer as sent, or None; `result_is_question` when it asked again (an
+            `input_required` answer after the rounds cap or a refused answer: never a result).
+        rounds: the request's rounds, live while it runs, then as it ended.
+        asking: the question shown (the oldest of this request's that waits for the person), or None.
+        waiting: how many of this request's questions wait (the one shown included).
+        notice: the URL elicitations a -32042 error carried (nothing to answer), else ().
+
+    Signals:
+        changed(): the words, `result` or `ticket` changed.
+        rounds_changed(): `rounds` changed.
+        asked(): `asking`, `waiting` or `notice` changed.
+    """
+
+    changed = Signal()
+    rounds_changed = Signal()
+    asked = Signal()
+
+    def __init__(
+        self, supervisor: ServerSupervisor, kind: RequestKind, takes_idle: bool = False, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.supervisor = supervisor
+        self.kind = kind
+        self.takes_idle = takes_idle
+        self.ticket: CallTicket | None = None
+        self.outcome_text = self.progress_text = self.verdict_text = ""
+        self.layer = self.outcome_word = self.verdict = ""
+        self.result: dict[str, Any] | None = None
+        self.rounds: list[Round] = []
+        self.asking: PendingAsk | None = None
+        self.waiting = 0
+        self.notice: tuple[InputAsk, ...] = ()
+        supervisor.call_finished.connect(self._on_supervisor_call_finished)
+        supervisor.call_progress.connect(self._on_supervisor_call_progress)
+        supervisor.call_round.connect(self._on_supervisor_call_round)
+        supervisor.input_asked.connect(self._on_supervisor_input_changed)
+        supervisor.input_settled.connect(self._on_supervisor_input_changed)
+        self._follow_questions()
+
+    @property
+    def result_is_question(self) -> bool:
+        return self.result is not None and self.result.get("resultType") == "input_required"
+
+    # -- what the tab does -------------------------------------------------------------
+    def start(self, ticket: CallTicket, words: str) -> None:
+        """A request went out: the last answer's words, rounds and notice go."""
+        self.ticket = ticket
+        self.progress_text = self.verdict_text = self.layer = self.outcome_word = self.verdict = ""
+        self.result = None
+        self.outcome_text = words
+        self.rounds = []
+        self.notice = ()
+        self.changed.emit()
+        self.rounds_changed.emit()
+        self._follow_questions()
+
+    def say(self, words: str) -> None:
+        self.outcome_text = words
+        self.changed.emit()
+
+    def clear(self) -> None:
+        """Forget the answer shown (another item was chosen); one still on its way is dropped when it comes."""
+        self.ticket = None
+        self.outcome_text = self.progress_text = self.verdict_text = self.layer = self.outcome_word = ""
+        self.verdict = ""
+        self.result = None
+        self.rounds = []
+        self.notice = ()
+        self.changed.emit()
+        self.rounds_changed.emit()
+        self._follow_questions()
+
+    def respond(self, answer: InputAnswer) -> bool:
+        """The person's answer to the question shown; False if it no longer waits."""
+        asking = self.asking
+        return asking is not None and self.supervisor.answer_input(asking, answer)
+
+    def dismiss_notice(self) -> None:
+        if self.notice:
+            self.notice = ()
+            self.asked.emit()
+
+    def cancel(self) -> bool:
+        return self.ticket is not None and self.supervisor.cancel_call(self.ticket)
+
+    # -- what the server says -------------------------------------------------------------
+    def _follow_questions(self) -> None:
+        ticket = self.ticket
+        mine = [
+            pending
+            for pending in self.supervisor.asks.pending
+            if (ticket is not None and pending.ticket is ticket) or (self.takes_idle and pending.ticket is None)
+        ]
+        asking = mine[0] if mine else None
+        if asking is not self.asking or len(mine) != self.waiting:
+            self.asking, self.waiting = asking, len(mine)
+            self.asked.emit()
+
+    def _on_supervisor_input_changed(self, _pending: PendingAsk) -> None:
+        self._follow_questions()
+
+    def _on_supervisor_call_round(self, ticket: CallTicket, entry: Round) -> None:
+        if ticket is not self.ticket:
+            return
+        for position, known in enumerate(self.rounds):
+            if known.index == entry.index:
+                self.rounds[position] = entry
+                break
+        else:
+            self.rounds.append(entry)
+        self.rounds_changed.emit()
+
+    def _on_supervisor_call_progress(self, ticket: CallTicket, progress: float, total: Any, message: Any) -> None:
+        if ticket is not self.ticket:
+            return
+        amount = f"{progress:g} of {total:g}" if isinstance(total, int | float) else f"{progress:g}"
+        words = f": {visible(str(message), 300)}" if message else ""
+        self.progress_text = f"Progress {amount}{words}"
+        self.changed.emit()
+
+    def _on_supervisor_call_finished(self, ticket: CallTicket, outcome: CallOutcome) -> None:
+        if ticket is not self.ticket:
+            return
+        self.ticket = None
+        self.outcome_text = f"{outcome.summary()} — {outcome.latency_ms:,.0f} ms"
+        self.layer, self.outcome_word = outcome.layer, str(outcome.outcome)
+        # The words hold the server's keys (in JSON pointers): made visible and bounded here, as any server text.
+        words = verdict_words(outcome.verdict) if self.kind == "tool" and outcome.result is not None else ""
+        self.verdict_text = visible(words, VERDICT_LIMIT, keep_newlines=True)
+        self.verdict = outcome.verdict.verdict if outcome.verdict else ""
+        self.result = outcome.result
+        self.rounds = list(outcome.rounds) or self.rounds
+        self.notice = _notices(outcome, self.supervisor.spec.name)
+        self.changed.emit()
+        self.rounds_changed.emit()
+        self._follow_questions()
+        if self.notice:
+            self.asked.emit()
