@@ -81,17 +81,12 @@ def test_decline_all_rounds_cap_and_an_invalid_answer(tmp_path: Path) -> None:
 
 
 def test_a_url_elicitation_required_error_names_the_page_to_open() -> None:
-    code, doc, _ = run("call", "connect_calendar")
-    assert (
-        code == 1
-        and doc["outcome"] == "jsonrpc_error"
-        and doc["error"]
-        == {
-            "message": "URL elicitation required (the page to open: "
-            "https://consent.example.invalid/approve?request=demo-asks&step=connect)",
-            "code": -32042,
-        }
-    )
+    code, doc, _ = run("call", "authorize")
+    assert code == 1 and doc["outcome"] == "jsonrpc_error"
+    assert doc["error"] == {
+        "message": "URL elicitation required (the page to open: https://authorize.example.invalid/connect?request=demo-asks)",
+        "code": -32042,
+    }
 
 
 def test_roots_from_the_file_and_the_flag_are_given(tmp_path: Path) -> None:

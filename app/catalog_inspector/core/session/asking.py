@@ -39,6 +39,7 @@ from catalog_inspector.core.calls import (
     Answerer,
     ContentCheck,
     Era,
+    FieldProblem,
     InputAnswer,
     InputAsk,
     Round,
@@ -51,6 +52,7 @@ from catalog_inspector.core.calls import (
     with_defaults,
 )
 from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind, make_error
+from catalog_inspector.core.pointer import pointer_of
 from catalog_inspector.core.text import visible
 
 __all__ = ["Asking", "AskingDesk", "Stopped", "send_asking"]
@@ -231,11 +233,24 @@ async def _answer_one(ask: InputAsk, asking: Asking) -> InputAnswer:
     if ask.method == ELICIT and answer.action == "accept" and ask.mode == "form" and answer.response is not None:
         schema = ask.requested_schema
         content = with_defaults(schema, answer.response.get("content"))
-        problems = await asking.check(schema, content)
+        problems = _unsendable(content) or await asking.check(schema, content)
         if problems:
             return replace(answer, problems=problems, error="the answer breaks the requested schema")
         answer = replace(answer, response={"action": "accept", "content": content})
     return answer
+
+
+def _unsendable(content: dict[str, Any]) -> tuple[FieldProblem, ...]:
+    """What an elicitation result cannot carry: its content's values are strings, numbers, booleans, null or
+    lists of strings (the spec's flat form), whatever the requested schema allows."""
+    found = []
+    for name, value in content.items():
+        flat = value is None or isinstance(value, str | int | float | bool)
+        listed = isinstance(value, list) and all(isinstance(item, str) for item in value)
+        if not (flat or listed):
+            words = "an elicitation answer holds strings, numbers, booleans or lists of strings only"
+            found.append(FieldProblem(pointer_of([str(name)]), words, "type"))
+    return tuple(found)
 
 
 def era_of(protocol_version: str) -> Era:
@@ -353,9 +368,9 @@ async def send_asking(
         invalid = next((answer for answer in answers if answer.problems), None)
         if invalid is not None:
             return Stopped("input_invalid", _invalid_words(invalid), answered)
-        if answers and all(a.unanswered for a in answers) and _same_asks(previous, entry):
-            # The server asks again what nobody here answers: another round would only say the same.
-            words = "the server asked again what nobody answered; nothing more was sent"
+        if answers and _nothing_given(answers) and _same_asks(previous, entry):
+            # The server asks again what was refused or left unanswered: another round would only say the same.
+            words = "the server asked again what was refused or not answered; nothing more was sent"
             return Stopped("rounds_exceeded", words, answered)
         extra = {}
         if asks:
@@ -364,8 +379,13 @@ async def send_asking(
             extra["requestState"] = state
 
 
+def _nothing_given(answers: tuple[InputAnswer, ...]) -> bool:
+    """No answer of the round carries anything (all refused, unanswered, or unanswerable)."""
+    return all(a.unanswered or a.response is None for a in answers)
+
+
 def _same_asks(previous: Round | None, entry: Round) -> bool:
-    if previous is None or not all(a.unanswered for a in previous.responses):
+    if previous is None or not _nothing_given(previous.responses):
         return False
     key = [(a.key, a.method, a.params) for a in previous.requests]
     return bool(key) and key == [(a.key, a.method, a.params) for a in entry.requests]
