@@ -13,9 +13,11 @@ from catalog_inspector.core.calls import (
     InputAsk,
     Round,
     RuleAnswerer,
-    answers_of,
+    answers_document,
     elicitation_schema_problems,
     parse_answers,
+    replay_answer,
+    roots_answer,
     schema_defaults,
     with_defaults,
 )
@@ -103,19 +105,26 @@ def test_the_answers_of_a_call_answer_the_same_questions_the_same_way_again() ->
     legacy = InputAsk(None, "sampling/createMessage", ask_more.params, "legacy")
     first, second = answer(rules, ask_name), answer(rules, legacy)
     unanswered = answer(AnswerRules(), elicit("Who else?", "other"))
+    roots = InputAsk(None, "roots/list", {}, "legacy")
     rounds = [
         Round(1, "modern", (ask_name, elicit("Who else?", "other")), (first, unanswered)),
         Round(2, "legacy", (legacy,), (second,)),
+        Round(3, "legacy", (roots,), (roots_answer(roots, [{"uri": "file:///p"}]),)),
     ]
-    written = answers_of(rounds, [{"uri": "file:///p"}])
+    written = answers_document(rounds, [{"uri": "file:///p"}])
     assert written == {
         "elicitation": [{"match": "What is your name?", "action": "accept", "content": {"name": "Ada"}}],
         "sampling": [{"match": "Summarise it", "text": "short", "model": "human", "stopReason": "endTurn"}],
         "roots": [{"uri": "file:///p"}],
     }
+    # The file the command line reads, and the app's re-run, give the same answers by the same rules.
     again = parse_answers(written)
     assert answer(again, ask_name).response == first.response
+    replayed = replay_answer(written, ask_name)  # the app's re-run fills the schema's defaults in at once
+    assert replayed is not None and replayed.response == {"action": "accept", "content": {"plan": "a", "name": "Ada"}}
     assert answer(again, elicit("Who else?")).unanswered  # never answered: asked again
+    assert replay_answer(written, elicit("Who else?")) is None
+    assert replay_answer({"elicitation": "not rules"}, ask_name) is None
 
 
 def test_defaults_and_the_spec_subset_of_a_requested_schema() -> None:

@@ -16,7 +16,7 @@ from catalog_inspector.core.calls.answers import (
     AnswerRules,
     AnswersError,
     RuleAnswerer,
-    answers_of,
+    answer_by_rules,
     parse_answers,
 )
 from catalog_inspector.core.calls.asking import (
@@ -111,7 +111,7 @@ __all__ = [
     "AnswerRules",
     "AnswersError",
     "RuleAnswerer",
-    "answers_of",
+    "answer_by_rules",
     "parse_answers",
     "ELICIT",
     "KNOWN_METHODS",

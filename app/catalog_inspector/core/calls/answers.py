@@ -12,7 +12,8 @@ without `match` matches anything. `accept` without `content` sends the requested
 schema's defaults; given content is completed with the defaults and checked against
 the requested schema by the driver. A request no rule covers is answered as a person
 who closes the dialog would (elicitation `cancel`, sampling refused) and marked
-unanswered. The app writes the same file from a call's rounds (`answers_of`).
+unanswered. The app writes the same file from a call's rounds (`core.calls.replay`) and
+answers a re-run by the same rules (`answer_by_rules`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from catalog_inspector.core.calls.asking import (
     SAMPLE,
     InputAnswer,
     InputAsk,
-    Round,
     accept,
     cancel,
     decline,
@@ -34,7 +34,7 @@ from catalog_inspector.core.calls.asking import (
     reply,
 )
 
-__all__ = ["AnswerRules", "AnswersError", "RuleAnswerer", "answers_of", "parse_answers"]
+__all__ = ["AnswerRules", "AnswersError", "RuleAnswerer", "answer_by_rules", "parse_answers"]
 
 _ACTIONS = ("accept", "decline", "cancel")
 MAX_RULES = 1000
@@ -115,25 +115,14 @@ def _first(rules: Iterable[Mapping[str, Any]], text: str) -> Mapping[str, Any] |
     return next((rule for rule in rules if "match" not in rule or rule["match"].casefold() in folded), None)
 
 
-@dataclass
-class RuleAnswerer:
-    """Answers each elicitation and sampling request by the first rule that matches it."""
-
-    rules: AnswerRules = field(default_factory=AnswerRules)
-
-    async def __call__(self, ask: InputAsk) -> InputAnswer:
-        if ask.method == ELICIT:
-            return self._elicit(ask)
-        if ask.method == SAMPLE:
-            return self._sample(ask)
-        return cancel(ask, unanswered=True)
-
-    def _elicit(self, ask: InputAsk) -> InputAnswer:
-        if self.rules.decline_all:
+def answer_by_rules(rules: AnswerRules, ask: InputAsk) -> InputAnswer | None:
+    """The answer the first matching rule gives `ask` (or `--decline-all`'s), or None when no rule matches."""
+    if ask.method == ELICIT:
+        if rules.decline_all:
             return decline(ask)
-        rule = _first(self.rules.elicitation, ask.message)
+        rule = _first(rules.elicitation, ask.message)
         if rule is None:
-            return cancel(ask, unanswered=True)
+            return None
         action = rule.get("action", "accept")
         if action == "decline":
             return decline(ask)
@@ -141,57 +130,29 @@ class RuleAnswerer:
             return cancel(ask)
         content = rule.get("content")
         return accept(ask, dict(content) if isinstance(content, dict) else {})
-
-    def _sample(self, ask: InputAsk) -> InputAnswer:
-        if self.rules.decline_all:
+    if ask.method == SAMPLE:
+        if rules.decline_all:
             return reject(ask, "--decline-all rejects every sampling request")
-        rule = _first(self.rules.sampling, ask.message)
+        rule = _first(rules.sampling, ask.message)
         if rule is None:
-            return reject(ask, "no rule of the answers file matches this sampling request", unanswered=True)
+            return None
         if rule.get("reject") is True:
             return reject(ask, "the answers file rejects this sampling request")
         return reply(ask, rule["text"], rule.get("model", "human"), rule.get("stopReason", "endTurn"))
+    return None
 
 
-def answers_of(rounds: Iterable[Round], roots: Iterable[Mapping[str, str]] = ()) -> dict[str, Any]:
-    """An answers file that gives the same answers again (the app's "copy as command"), in the order asked.
+@dataclass
+class RuleAnswerer:
+    """Answers each elicitation and sampling request by the first rule that matches it; one no rule covers is
+    closed unanswered, as a person closing the dialog would (elicitation `cancel`, sampling refused)."""
 
-    Each rule matches the question's whole message, so a re-run answers the same questions
-    the same way; a question nobody answered gets no rule (it is asked again).
-    """
-    elicitation: list[dict[str, Any]] = []
-    sampling: list[dict[str, Any]] = []
-    for entry in rounds:
-        asks = {ask.key: ask for ask in entry.requests}
-        for position, answer in enumerate(entry.responses):
-            ask = asks.get(answer.key) if answer.key is not None else entry.requests[position]
-            if ask is None or answer.unanswered:
-                continue
-            if ask.method == ELICIT and answer.action in _ACTIONS:
-                rule: dict[str, Any] = {"match": ask.message, "action": answer.action}
-                content = (answer.response or {}).get("content")
-                if answer.action == "accept" and isinstance(content, dict):
-                    rule["content"] = content
-                elicitation.append(rule)
-            elif ask.method == SAMPLE and answer.action == "reply" and answer.response is not None:
-                said = answer.response.get("content")
-                text = said.get("text", "") if isinstance(said, dict) else ""
-                sampling.append(
-                    {
-                        "match": ask.message,
-                        "text": text,
-                        "model": answer.response.get("model", "human"),
-                        "stopReason": answer.response.get("stopReason", "endTurn"),
-                    }
-                )
-            elif ask.method == SAMPLE and answer.action == "reject":
-                sampling.append({"match": ask.message, "reject": True})
-    found: dict[str, Any] = {}
-    if elicitation:
-        found["elicitation"] = elicitation
-    if sampling:
-        found["sampling"] = sampling
-    listed = [dict(root) for root in roots]
-    if listed:
-        found["roots"] = listed
-    return found
+    rules: AnswerRules = field(default_factory=AnswerRules)
+
+    async def __call__(self, ask: InputAsk) -> InputAnswer:
+        found = answer_by_rules(self.rules, ask)
+        if found is not None:
+            return found
+        if ask.method == SAMPLE:
+            return reject(ask, "no rule of the answers file matches this sampling request", unanswered=True)
+        return cancel(ask, unanswered=True)

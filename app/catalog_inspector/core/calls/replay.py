@@ -17,6 +17,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from catalog_inspector.core.calls.answers import AnswersError, answer_by_rules, parse_answers
 from catalog_inspector.core.calls.asking import (
     ELICIT,
     LIST_ROOTS,
@@ -25,10 +26,6 @@ from catalog_inspector.core.calls.asking import (
     InputAsk,
     Round,
     accept,
-    cancel,
-    decline,
-    reject,
-    reply,
     with_defaults,
 )
 from catalog_inspector.core.calls.store import call_command
@@ -50,7 +47,6 @@ ROUNDS_KEPT = 20  # rounds of a call the history keeps (the count of all of them
 ROUNDS_LIMIT = 64 * 1024  # characters of a call's rounds the history keeps
 ANSWERS_FILE = "answers.json"
 _HEREDOC = "MCP_ANSWERS"  # a JSON document on one line can never be this line
-REJECTED = "rejected, as in the run this one repeats"
 
 
 def _rule(ask: InputAsk, answer: InputAnswer) -> dict[str, Any] | None:
@@ -105,45 +101,23 @@ def answers_document(rounds: Sequence[Round], roots: Sequence[Mapping[str, str]]
     return document
 
 
-def _matches(rule: Mapping[str, Any], text: str) -> bool:
-    match = rule.get("match")
-    return match is None or (isinstance(match, str) and match.casefold() in text.casefold())
-
-
 def replay_answer(document: Mapping[str, Any] | None, ask: InputAsk) -> InputAnswer | None:
-    """The answer the document's first matching rule gives `ask`, or None when no rule matches.
+    """The answer the document's first matching rule gives `ask` (`core.calls.answers`, as the `call` command
+    would), or None when no rule matches or the document is not an answers file.
 
     An accepted form's content is completed with the requested schema's defaults; whether it
     still fits that schema is for the caller to check (it may have changed since).
     """
-    if document is None or ask.method not in (ELICIT, SAMPLE):
+    if document is None:
         return None
-    rules = document.get("elicitation" if ask.method == ELICIT else "sampling")
-    text = ask.message
-    rule = (
-        next((r for r in rules if isinstance(r, dict) and _matches(r, text)), None) if isinstance(rules, list) else None
-    )
-    if rule is None:
+    try:
+        rules = parse_answers(dict(document))
+    except AnswersError:
         return None
-    if ask.method == SAMPLE:
-        if rule.get("reject") is True:
-            return reject(ask, REJECTED)
-        model, stop = rule.get("model"), rule.get("stopReason")
-        return reply(
-            ask,
-            str(rule.get("text", "")),
-            model if isinstance(model, str) else "human",
-            stop if isinstance(stop, str) else "",
-        )
-    action = rule.get("action")
-    if action == "decline":
-        return decline(ask)
-    if action == "cancel":
-        return cancel(ask)
-    if action != "accept":
-        return None
-    content = rule.get("content")
-    return accept(ask, with_defaults(ask.requested_schema, content if isinstance(content, dict) else None))
+    answer = answer_by_rules(rules, ask)
+    if answer is None or answer.action != "accept" or answer.response is None:
+        return answer
+    return accept(ask, with_defaults(ask.requested_schema, answer.response.get("content")))
 
 
 def kept_rounds(rounds: Sequence[Round]) -> tuple[dict[str, Any], ...]:
