@@ -198,6 +198,10 @@ async def consent(ctx: Context, url: str = CONSENT_URL) -> str | types.InputRequ
     if answer is None:
         return flow.question()
     if answer.get("action") == "accept":
+        if not flow.modern:  # the page "was approved" (there is none): say so, as a server would once it is
+            await ctx.request_context.session.send_elicit_complete(
+                "demo-consent-1", related_request_id=ctx.request_context.request_id
+            )
         return "Consent opened: the server will go on once the page is approved."
     return _said(answer, "consent")
 

@@ -36,6 +36,7 @@ from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.errors import CatalogError, ErrorKind, leaves, make_error
 from catalog_inspector.core.oauth import InspectorOAuth, OAuthHooks, oauth_applies
 from catalog_inspector.core.session.asking import AskingDesk
+from catalog_inspector.core.text import visible
 from catalog_inspector.core.transport import (
     CompletingReadStream,
     Faults,
@@ -353,8 +354,13 @@ async def connect(
             if error.kind is ErrorKind.PROTOCOL:
                 error = make_error(ErrorKind.PROTOCOL, f"the server sent an unreadable message: {message}")
             faults.report(error)
-        elif on_notification is not None:
-            on_notification(str(message.method))
+        else:
+            if isinstance(message, types.ElicitCompleteNotification):
+                # The end of a URL elicitation the person opened (2025-11-25 and later): said, never waited for.
+                said = visible(message.params.elicitation_id, 200)
+                log.append(f"[mcp-catalog-inspector] the server says the URL elicitation {said!r} is complete")
+            if on_notification is not None:
+                on_notification(str(message.method))
 
     desk = AskingDesk(spec.roots, spec.name)
     params = ParamHeaders()

@@ -1,4 +1,6 @@
-"""A 2026-07-28 result without `resultType` is complete: the rule the spec gives clients, applied before the SDK.
+"""Two 2026-07-28 rules for clients the SDK's result check does not follow, applied before it.
+
+A result without `resultType` is complete:
 
 "For backward compatibility with servers implementing earlier protocol versions, which
 do not include `resultType`, clients MUST treat an absent `resultType` as "complete""
@@ -8,6 +10,13 @@ between the transport and the session: on a modern session it writes
 `"resultType": "complete"` into a response that lacks it and notes its id, so
 `Connection.request` can take the field out again and the result is shown exactly as
 the server sent it.
+
+An `input_required` result may carry an input request of a method this client does not
+know (a later revision's, or a mistake): the SDK's check refuses the whole result, while
+the rest of the question can still be answered and the unknown one left out of the
+retry, as a server that asks for what it needs expects. Such entries are taken out
+before the check and put back by `taken_back`, so the driver sees the whole question and
+answers the unknown key with an error of its own.
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ __all__ = ["CompletingReadStream"]
 
 T = TypeVar("T")
 MAX_NOTED = 10_000  # ids of completed results not yet taken back (a bound, as for response sizes)
+INPUT_METHODS = frozenset({"elicitation/create", "sampling/createMessage", "roots/list"})
 
 
 class CompletingReadStream(_Wrapped, Generic[T]):
@@ -32,6 +42,7 @@ class CompletingReadStream(_Wrapped, Generic[T]):
         super().__init__(inner)
         self.modern: Callable[[], bool] = lambda: False
         self.completed: set[RequestId] = set()
+        self.unknown: dict[RequestId, dict[str, Any]] = {}
 
     @property
     def last_context(self) -> Any:
@@ -49,13 +60,41 @@ class CompletingReadStream(_Wrapped, Generic[T]):
             message.result["resultType"] = "complete"
             if len(self.completed) < MAX_NOTED:
                 self.completed.add(message.id)
+        elif isinstance(message, types.JSONRPCResponse) and isinstance(message.result, dict) and self.modern():
+            self._set_aside_unknown(message.id, message.result)
         return item
 
+    def _set_aside_unknown(self, request_id: RequestId, result: dict[str, Any]) -> None:
+        requests = result.get("inputRequests")
+        if result.get("resultType") != "input_required" or not isinstance(requests, dict):
+            return
+        unknown = {
+            key: request
+            for key, request in requests.items()
+            if not (isinstance(request, dict) and request.get("method") in INPUT_METHODS)
+        }
+        left = len(requests) - len(unknown)
+        if not unknown or (left == 0 and not isinstance(result.get("requestState"), str)):
+            return  # nothing unknown, or nothing would be left to take: the check says what is wrong
+        if len(self.unknown) >= MAX_NOTED:
+            return
+        for key in unknown:
+            del requests[key]
+        if not requests:
+            del result["inputRequests"]
+        self.unknown[request_id] = unknown
+
     def taken_back(self, request_id: RequestId, result: dict[str, Any]) -> dict[str, Any]:
-        """`result` as the server sent it: without the `resultType` written in for request `request_id`."""
+        """`result` as the server sent it: without the `resultType` written in for request `request_id`, with the
+        input requests set aside put back."""
         if request_id in self.completed:
             self.completed.discard(request_id)
             result.pop("resultType", None)
+        unknown = self.unknown.pop(request_id, None)
+        if unknown is not None:
+            requests = result.setdefault("inputRequests", {})
+            if isinstance(requests, dict):
+                requests.update(unknown)
         return result
 
     def __aiter__(self) -> CompletingReadStream[T]:
