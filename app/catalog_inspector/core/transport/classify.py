@@ -387,7 +387,8 @@ def classify_auth(exc: BaseException, step: str, *, registration: bool | None = 
     return failed(f"{what} failed: {type(exc).__name__}: {visible(str(exc), 300)}", "failed")
 
 
-_INPUT_METHODS = ("elicitation/create", "sampling/createMessage", "roots/list")
+# What a 2026-07-28 input_required result may ask of a client (an InputRequest); completing.py reads it too.
+INPUT_METHODS = ("elicitation/create", "sampling/createMessage", "roots/list")
 
 
 def _malformed_question(problems: list[Any]) -> str | None:
@@ -400,10 +401,10 @@ def _malformed_question(problems: list[Any]) -> str | None:
     if len(loc) >= 3 and loc[1] == "inputRequests":
         key = visible(str(loc[2]), 100)
         method = next((p["input"] for p in asked if p["loc"][3:] and p["loc"][-1] == "method"), None)
-        if isinstance(method, str) and method not in _INPUT_METHODS:
+        if isinstance(method, str) and method not in INPUT_METHODS:
             return (
                 f"malformed input_required result: inputRequests[{key!r}] asks {visible(method, 100)!r}, "
-                f"which is none of {', '.join(_INPUT_METHODS)}"
+                f"which is none of {', '.join(INPUT_METHODS)}"
             )
         return f"malformed input_required result: inputRequests[{key!r}]: {visible(str(first['msg']), 200)}"
     where = ".".join(str(part) for part in loc[1:])

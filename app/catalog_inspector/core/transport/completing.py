@@ -22,31 +22,26 @@ answers the unknown key with an error of its own.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
-import anyio
 import mcp_types as types
 
-from catalog_inspector.core.transport.meter import _Wrapped
+from catalog_inspector.core.transport.classify import INPUT_METHODS
+from catalog_inspector.core.transport.meter import WrappedReadStream
 from catalog_inspector.core.transport.sizes import RequestId
 
 __all__ = ["CompletingReadStream"]
 
 T = TypeVar("T")
 MAX_NOTED = 10_000  # ids of completed results not yet taken back (a bound, as for response sizes)
-INPUT_METHODS = frozenset({"elicitation/create", "sampling/createMessage", "roots/list"})
 
 
-class CompletingReadStream(_Wrapped, Generic[T]):
+class CompletingReadStream(WrappedReadStream[T]):
     def __init__(self, inner: Any) -> None:
         super().__init__(inner)
         self.modern: Callable[[], bool] = lambda: False
         self.completed: set[RequestId] = set()
         self.unknown: dict[RequestId, dict[str, Any]] = {}
-
-    @property
-    def last_context(self) -> Any:
-        return getattr(self._inner, "last_context", None)
 
     async def receive(self) -> T:
         item: T = await self._inner.receive()
@@ -96,12 +91,3 @@ class CompletingReadStream(_Wrapped, Generic[T]):
             if isinstance(requests, dict):
                 requests.update(unknown)
         return result
-
-    def __aiter__(self) -> CompletingReadStream[T]:
-        return self
-
-    async def __anext__(self) -> T:
-        try:
-            return await self.receive()
-        except (anyio.EndOfStream, anyio.ClosedResourceError) as exc:
-            raise StopAsyncIteration from exc

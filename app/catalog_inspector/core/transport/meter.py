@@ -101,17 +101,35 @@ class ProbingWriteStream(_Wrapped, Generic[T]):
         await self._inner.send(item)
 
 
-class MeteredReadStream(_Wrapped, Generic[T]):
+class WrappedReadStream(_Wrapped, Generic[T]):
+    """A read stream in front of a transport's: `receive` is the subclass's; iterating and the transport
+    context (`last_context`) are the inner stream's."""
+
+    @property
+    def last_context(self) -> Any:
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> T:
+        item: T = await self._inner.receive()
+        return item
+
+    def __aiter__(self) -> Self:
+        return self
+
+    async def __anext__(self) -> T:
+        try:
+            return await self.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError) as exc:
+            raise StopAsyncIteration from exc
+
+
+class MeteredReadStream(WrappedReadStream[T]):
     """The legacy SSE read stream: files each delivered response under its id with its event's size."""
 
     def __init__(self, inner: Any, queued: deque[int], sizes: ResponseSizes) -> None:
         super().__init__(inner)
         self._queued = queued
         self._sizes = sizes
-
-    @property
-    def last_context(self) -> Any:
-        return getattr(self._inner, "last_context", None)
 
     async def receive(self) -> T:
         item: T = await self._inner.receive()
@@ -124,15 +142,6 @@ class MeteredReadStream(_Wrapped, Generic[T]):
         ):
             self._sizes.add(message.id, size)
         return item
-
-    def __aiter__(self) -> MeteredReadStream[T]:
-        return self
-
-    async def __anext__(self) -> T:
-        try:
-            return await self.receive()
-        except (anyio.EndOfStream, anyio.ClosedResourceError) as exc:
-            raise StopAsyncIteration from exc
 
 
 def _request_id_of(body: bytes) -> RequestId | None:
