@@ -98,7 +98,7 @@ def test_a_tool_not_read_only_asks_once_per_session_and_its_error_is_its_own_lay
     panel = pick(window, qtbot, "delete_everything")
     type_arguments(panel, qtbot, '{"confirm": true}')
     qtbot.mouseClick(panel.findChild(QPushButton, "callButton"), Qt.MouseButton.LeftButton)
-    assert panel.confirm_bar.isVisible() and panel.presenter.ticket is None, "nothing is sent before the answer"
+    assert panel.confirm_bar.isVisible() and panel.presenter.answer.ticket is None, "nothing is sent before the answer"
     assert "destructive" in panel.findChild(QLabel, "callConfirmationText").text()
     assert panel.presenter.supervisor is not None
     with qtbot.waitSignal(panel.presenter.supervisor.call_finished, timeout=20_000):
@@ -138,7 +138,7 @@ def test_cancel_stops_a_call_in_flight(harness: Harness, qtbot) -> None:  # type
     type_arguments(panel, qtbot, '{"text": "hi"}')
     qtbot.mouseClick(panel.findChild(QPushButton, "callButton"), Qt.MouseButton.LeftButton)
     cancel = panel.findChild(QPushButton, "cancelCallButton")
-    assert cancel.isEnabled() and panel.presenter.ticket is not None
+    assert cancel.isEnabled() and panel.presenter.answer.ticket is not None
     assert panel.presenter.supervisor is not None
     with qtbot.waitSignal(panel.presenter.supervisor.call_finished, timeout=5_000):
         qtbot.mouseClick(cancel, Qt.MouseButton.LeftButton)

@@ -85,7 +85,7 @@ class Asks:
         assert self.window.current is not None
         if self.panel.confirm_bar.isVisible():
             qtbot.mouseClick(self.panel.findChild(QPushButton, "confirmCallButton"), Qt.MouseButton.LeftButton)
-        assert self.panel.presenter is not None and self.panel.presenter.ticket is not None
+        assert self.panel.presenter is not None and self.panel.presenter.answer.ticket is not None
 
     def asked(self, qtbot: QtBot, panel: InputRequestPanel | None = None) -> InputRequestPanel:
         panel = panel or self.question
@@ -94,7 +94,9 @@ class Asks:
 
     def done(self, qtbot: QtBot) -> str:
         """The call's answer, once it came: the result's text."""
-        qtbot.waitUntil(lambda: self.panel.presenter is not None and self.panel.presenter.ticket is None, timeout=WAIT)
+        qtbot.waitUntil(
+            lambda: self.panel.presenter is not None and self.panel.presenter.answer.ticket is None, timeout=WAIT
+        )
         assert not self.question.isVisible(), "no question is left on screen"
         return self.panel.findChild(QPlainTextEdit, "callResult").toPlainText()
 

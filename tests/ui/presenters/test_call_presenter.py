@@ -40,7 +40,7 @@ def check(qtbot: Any, app: AppPresenter, call: CallPresenter, arguments: Any, se
 
 
 def answered(qtbot: Any, call: CallPresenter) -> None:
-    qtbot.waitUntil(lambda: call.ticket is None and call.outcome_word != "", timeout=WAIT)
+    qtbot.waitUntil(lambda: call.answer.ticket is None and call.answer.outcome_word != "", timeout=WAIT)
 
 
 def test_choosing_a_tool_starts_unchecked_and_its_check_goes_from_checking_to_invalid_per_field_to_valid(
@@ -57,7 +57,7 @@ def test_choosing_a_tool_starts_unchecked_and_its_check_goes_from_checking_to_in
     validation = check(qtbot, app, call, {"text": "", "repeat": 9})
     assert {(p.pointer, p.keyword) for p in validation.problems} == {("/text", "minLength"), ("/repeat", "maximum")}
     assert call.invalid and not call.ready and not call.can_send
-    assert not call.send() and call.ticket is None, "invalid arguments are not sent"
+    assert not call.send() and call.answer.ticket is None, "invalid arguments are not sent"
     call.arguments_checked({"text": "", "repeat": 9}, validation, "", True)
     assert call.ready and call.can_send, "unless the person says to send them anyway"
     call.arguments_checked({}, Validation(), "The arguments are not JSON: Expecting value", False)
@@ -116,17 +116,21 @@ def test_a_tool_not_annotated_read_only_asks_first_once_per_session(rig: Rig, qt
     with qtbot.waitSignal(call.asked, timeout=1_000):
         assert not call.send()
     assert call.question.startswith("'delete_everything' is not annotated read-only and may be destructive")
-    assert call.ticket is None, "nothing is sent before the answer"
+    assert call.answer.ticket is None, "nothing is sent before the answer"
     with qtbot.waitSignal(call.asked, timeout=1_000):
         call.confirm(False)
-    assert call.question == "" and call.outcome_text == "Not sent." and call.ticket is None
+    assert call.question == "" and call.answer.outcome_text == "Not sent." and call.answer.ticket is None
     with qtbot.waitSignal(call.asked, timeout=1_000):
         assert not call.send(), "a no is not remembered: it asks again"
     call.confirm(True)
-    assert call.question == "" and call.ticket is not None and call.ticket.tool == "delete_everything"
+    assert call.question == "" and call.answer.ticket is not None and call.answer.ticket.tool == "delete_everything"
     answered(qtbot, call)
-    assert call.layer == "tool_error" and call.outcome_word == "tool_error" and call.result is not None
-    assert call.result["isError"] is True
+    assert (
+        call.answer.layer == "tool_error"
+        and call.answer.outcome_word == "tool_error"
+        and call.answer.result is not None
+    )
+    assert call.answer.result["isError"] is True
 
     assert call.send() and call.question == "", "asked once for this session"
     answered(qtbot, call)
@@ -158,24 +162,26 @@ def test_a_pending_call_shows_its_progress_can_be_cancelled_and_the_next_one_bri
     check(qtbot, app, call, {"text": "hi"})
     with qtbot.waitSignal(call.answer_changed, timeout=1_000):
         assert call.send(), "a read-only tool is sent without a question"
-    first = call.ticket
-    assert first is not None and call.outcome_text == "Calling echo…" and call.result is None
+    first = call.answer.ticket
+    assert first is not None and call.answer.outcome_text == "Calling echo…" and call.answer.result is None
     assert not call.can_send, "one call at a time"
-    qtbot.waitUntil(lambda: call.progress_text == "Progress 1 of 2: demo: step 2 of 2", timeout=WAIT)
-    assert call.ticket is first, "the gate is shut: still pending"
+    qtbot.waitUntil(lambda: call.answer.progress_text == "Progress 1 of 2: demo: step 2 of 2", timeout=WAIT)
+    assert call.answer.ticket is first, "the gate is shut: still pending"
     assert call.cancel()
     answered(qtbot, call)
-    assert call.layer == "cancelled" and call.outcome_word == "cancelled" and call.result is None
+    assert call.answer.layer == "cancelled" and call.answer.outcome_word == "cancelled" and call.answer.result is None
     assert not call.cancel(), "nothing is pending any more"
 
     gate.touch()
     check(qtbot, app, call, {"text": "hi"})
     assert call.send()
-    assert call.progress_text == "" and call.outcome_word == "", "the last answer's words go with a new call"
+    assert call.answer.progress_text == "" and call.answer.outcome_word == "", (
+        "the last answer's words go with a new call"
+    )
     answered(qtbot, call)
-    assert call.layer == "ok" and call.outcome_word == "ok" and call.verdict == "valid"
-    assert call.result is not None and call.result["structuredContent"] == {"text": "hi", "length": 2}
-    assert call.outcome_text.startswith("The server answered") and call.outcome_text.endswith(" ms")
+    assert call.answer.layer == "ok" and call.answer.outcome_word == "ok" and call.answer.verdict == "valid"
+    assert call.answer.result is not None and call.answer.result["structuredContent"] == {"text": "hi", "length": 2}
+    assert call.answer.outcome_text.startswith("The server answered") and call.answer.outcome_text.endswith(" ms")
     assert call.can_send
 
 
@@ -186,8 +192,8 @@ def test_a_refused_call_says_jsonrpc_error_as_the_cli_does(rig: Rig, qtbot: Any)
     check(qtbot, app, call, {"text": "hi"})
     assert call.send()
     answered(qtbot, call)
-    assert (call.layer, call.outcome_word, call.result) == ("server_error", "jsonrpc_error", None)
-    assert call.outcome_text.startswith("JSON-RPC error")
+    assert (call.answer.layer, call.answer.outcome_word, call.answer.result) == ("server_error", "jsonrpc_error", None)
+    assert call.answer.outcome_text.startswith("JSON-RPC error")
 
 
 def test_each_round_is_kept_and_a_kept_one_runs_again_once_its_arguments_pass(rig: Rig, qtbot: Any) -> None:
@@ -206,7 +212,9 @@ def test_each_round_is_kept_and_a_kept_one_runs_again_once_its_arguments_pass(ri
     with qtbot.waitSignals([call.tool_changed, call.send_when_checked], timeout=1_000):
         assert call.rerun(record)
     assert call.tool is not None and call.tool["name"] == "echo"
-    assert call.outcome_text == "Checking the arguments before sending them again…" and call.ticket is None
+    assert (
+        call.answer.outcome_text == "Checking the arguments before sending them again…" and call.answer.ticket is None
+    )
     with qtbot.waitSignal(call.history_changed, timeout=WAIT):
         check(qtbot, app, call, record.arguments)  # its check passes: it goes without another click
     assert [r.arguments for r in call.history] == [{"text": "one"}, {"text": "one"}]
@@ -217,12 +225,12 @@ def test_each_round_is_kept_and_a_kept_one_runs_again_once_its_arguments_pass(ri
     sent_anyway = call.history[-1]
     assert call.rerun(sent_anyway)
     check(qtbot, app, call, sent_anyway.arguments)
-    assert call.ticket is None and len(call.history) == 3, "a re-run is checked like any call"
-    assert call.outcome_text.startswith("Not sent again: the arguments no longer pass")
+    assert call.answer.ticket is None and len(call.history) == 3, "a re-run is checked like any call"
+    assert call.answer.outcome_text.startswith("Not sent again: the arguments no longer pass")
 
     gone = CallRecord(at="", kind="tool", name="vanished", arguments={}, outcome="ok", duration_ms=1.0)
     assert not call.rerun(gone)
-    assert call.outcome_text == "Not sent: vanished is not in the accepted catalog any more."
+    assert call.answer.outcome_text == "Not sent: vanished is not in the accepted catalog any more."
 
 
 def test_without_a_live_session_nothing_can_be_sent(rig: Rig, qtbot: Any) -> None:
@@ -237,4 +245,4 @@ def test_without_a_live_session_nothing_can_be_sent(rig: Rig, qtbot: Any) -> Non
     with qtbot.waitSignal(call.actions_changed, timeout=WAIT):
         assert presenter.supervisor.drop_session(ErrorInfo(ErrorKind.CONNECTION, "the test closed the session"))
     assert presenter.supervisor.state is ServerState.LOST
-    assert not call.live and not call.can_send and not call.send() and call.ticket is None
+    assert not call.live and not call.can_send and not call.send() and call.answer.ticket is None

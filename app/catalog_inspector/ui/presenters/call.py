@@ -16,7 +16,7 @@ from PySide6.QtCore import QObject, Signal
 from catalog_inspector.core.calls import CallRecord, Validation, command_with_answers
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.text import visible
-from catalog_inspector.runtime import CallTicket, ServerSupervisor
+from catalog_inspector.runtime import ServerSupervisor
 from catalog_inspector.runtime.calldesk import CallDesk
 from catalog_inspector.ui.presenters.answer import Answer
 
@@ -99,39 +99,6 @@ class CallPresenter(QObject):
     def name(self) -> str:
         return self.supervisor.spec.name
 
-    # The answer's state, read where the Call tab has always read it.
-    @property
-    def ticket(self) -> CallTicket | None:
-        return self.answer.ticket
-
-    @property
-    def outcome_text(self) -> str:
-        return self.answer.outcome_text
-
-    @property
-    def progress_text(self) -> str:
-        return self.answer.progress_text
-
-    @property
-    def verdict_text(self) -> str:
-        return self.answer.verdict_text
-
-    @property
-    def layer(self) -> str:
-        return self.answer.layer
-
-    @property
-    def outcome_word(self) -> str:
-        return self.answer.outcome_word
-
-    @property
-    def verdict(self) -> str:
-        return self.answer.verdict
-
-    @property
-    def result(self) -> dict[str, Any] | None:
-        return self.answer.result
-
     # -- the tool and its arguments ----------------------------------------------------
     def set_tool(self, tool: dict[str, Any] | None, arguments: Any = None) -> None:
         """Call this tool, with `arguments` (a re-run's) or the draft last left for it."""
@@ -184,7 +151,7 @@ class CallPresenter(QObject):
 
     @property
     def can_send(self) -> bool:
-        return self.tool is not None and self.live and self.ticket is None and self.ready
+        return self.tool is not None and self.live and self.answer.ticket is None and self.ready
 
     # -- sending -----------------------------------------------------------------------
     def send(self) -> bool:

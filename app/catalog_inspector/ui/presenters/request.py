@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.runtime import CallTicket, ServerSupervisor
+from catalog_inspector.runtime import ServerSupervisor
 from catalog_inspector.ui.presenters.answer import Answer
 
 __all__ = ["REQUEST_TIMEOUT", "RequestKind", "RequestPresenter"]
@@ -44,28 +44,8 @@ class RequestPresenter(QObject):
         self.answer.changed.connect(self.changed)
 
     @property
-    def ticket(self) -> CallTicket | None:
-        return self.answer.ticket
-
-    @property
-    def outcome_text(self) -> str:
-        return self.answer.outcome_text
-
-    @property
-    def layer(self) -> str:
-        return self.answer.layer
-
-    @property
-    def outcome_word(self) -> str:
-        return self.answer.outcome_word
-
-    @property
-    def result(self) -> dict[str, Any] | None:
-        return self.answer.result
-
-    @property
     def can_send(self) -> bool:
-        return self.item is not None and self.ticket is None
+        return self.item is not None and self.answer.ticket is None
 
     def set_item(self, item: dict[str, Any] | None) -> None:
         """Choose another item: the answer shown belongs to the item it was asked for, so it goes (and an answer
@@ -79,7 +59,7 @@ class RequestPresenter(QObject):
     def send(self, arguments: dict[str, str] | None = None) -> bool:
         """Read the resource, or get the prompt with `arguments` (the fields filled in). False if not sent."""
         item = self.item
-        if item is None or self.ticket is not None:
+        if item is None or self.answer.ticket is not None:
             return False
         if self.kind == "resource":
             ticket = self.supervisor.read_resource(str(item.get("uri", "")), REQUEST_TIMEOUT)

@@ -314,14 +314,14 @@ class CallPanel(QWidget):
             self.verdict.clear()
             self.result.clear_result()
             return
-        self.outcome.setText(presenter.outcome_text)
-        self.outcome.setProperty("layer", presenter.layer)
-        self.outcome.setProperty("outcome", presenter.outcome_word)
-        self.progress.setText(presenter.progress_text)
-        self.verdict.setText(presenter.verdict_text)
-        self.verdict.setProperty("verdict", presenter.verdict)
-        if presenter.result is not None:
-            self.result.show_result(presenter.result)
+        self.outcome.setText(presenter.answer.outcome_text)
+        self.outcome.setProperty("layer", presenter.answer.layer)
+        self.outcome.setProperty("outcome", presenter.answer.outcome_word)
+        self.progress.setText(presenter.answer.progress_text)
+        self.verdict.setText(presenter.answer.verdict_text)
+        self.verdict.setProperty("verdict", presenter.answer.verdict)
+        if presenter.answer.result is not None:
+            self.result.show_result(presenter.answer.result)
         else:
             self.result.clear_result()
 
@@ -343,7 +343,7 @@ class CallPanel(QWidget):
         self.send_button.setText(
             "Send anyway" if self.editor.invalid and self.editor.send_anyway.isChecked() else "Send"
         )
-        self.cancel_button.setEnabled(presenter is not None and presenter.ticket is not None)
+        self.cancel_button.setEnabled(presenter is not None and presenter.answer.ticket is not None)
         record = self.history.selected_record()
         self.rerun_button.setEnabled(record is not None and record.kind == "tool" and not record.arguments_cut)
         self.copy_json_button.setEnabled(record is not None)

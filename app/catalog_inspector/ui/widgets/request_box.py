@@ -93,7 +93,7 @@ class RequestBox(QWidget):
 
     @property
     def ticket(self) -> object:
-        return self.presenter.ticket if self.presenter is not None else None
+        return self.presenter.answer.ticket if self.presenter is not None else None
 
     def bind(self, presenter: RequestPresenter | None) -> None:
         """Render this server's box (None: no server)."""
@@ -160,11 +160,11 @@ class RequestBox(QWidget):
     def _on_presenter_changed(self) -> None:
         presenter = self.presenter
         self.button.setEnabled(presenter is not None and presenter.can_send)
-        self.cancel.setEnabled(presenter is not None and presenter.ticket is not None)
-        self.outcome.setText(presenter.outcome_text if presenter is not None else "")
-        self.outcome.setProperty("layer", presenter.layer if presenter is not None else "")
-        self.outcome.setProperty("outcome", presenter.outcome_word if presenter is not None else "")
-        if presenter is not None and presenter.result is not None:
-            self.result.show_result(presenter.result, self.kind)
+        self.cancel.setEnabled(presenter is not None and presenter.answer.ticket is not None)
+        self.outcome.setText(presenter.answer.outcome_text if presenter is not None else "")
+        self.outcome.setProperty("layer", presenter.answer.layer if presenter is not None else "")
+        self.outcome.setProperty("outcome", presenter.answer.outcome_word if presenter is not None else "")
+        if presenter is not None and presenter.answer.result is not None:
+            self.result.show_result(presenter.answer.result, self.kind)
         else:
             self.result.clear_result()
