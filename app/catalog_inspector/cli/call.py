@@ -53,6 +53,7 @@ from catalog_inspector.cli.snapshot import write_out
 from catalog_inspector.core.calls import (
     AnswerRules,
     AnswersError,
+    CallError,
     CallOutcome,
     CallReport,
     Failure,
@@ -62,8 +63,10 @@ from catalog_inspector.core.calls import (
     ResultVerdict,
     RuleAnswerer,
     Sandbox,
+    Validation,
     argument_problems,
     catalog_failed,
+    checking_with,
     counted,
     find_tool,
     not_sent,
@@ -223,9 +226,9 @@ async def _call_on(worker: SessionWorker, plan: CallPlan, sandbox: Sandbox) -> C
     tool_name, arguments = plan.tool, plan.arguments
     snapshot = worker.snapshot
     if snapshot is None:
-        return _not_sent(plan, Outcome.CATALOG_FAILED, "the catalog walk ended without a snapshot")
+        return not_sent(tool_name, arguments, Outcome.CATALOG_FAILED, "the catalog walk ended without a snapshot")
     if snapshot.status != "complete":
-        return replace(catalog_failed(tool_name, arguments, snapshot), method=plan.method)
+        return catalog_failed(tool_name, arguments, snapshot)
     refused = await _refused(plan, snapshot, sandbox)
     if isinstance(refused, CallReport):
         return refused
@@ -236,9 +239,7 @@ async def _call_on(worker: SessionWorker, plan: CallPlan, sandbox: Sandbox) -> C
         cause = worker.faults.first
         message = "the session closed before the call could be sent" + (f": {cause.info.message}" if cause else "")
         details = cause.info.details if cause else None
-        return replace(
-            not_sent(tool_name, arguments, Outcome.CONNECTION, message, problems, details), method=plan.method
-        )
+        return not_sent(tool_name, arguments, Outcome.CONNECTION, message, problems, details)
     asking = asking_of(plan, connection, worker.limits, sandbox)
     outcome = await _send(connection, plan, snapshot, sandbox, asking)
     if outcome.layer == "timeout":
@@ -246,7 +247,7 @@ async def _call_on(worker: SessionWorker, plan: CallPlan, sandbox: Sandbox) -> C
         if outcome.error is not None and plan.timeout is not None:
             said = f"no answer within the call timeout of {plan.timeout:g} s"
             outcome = replace(outcome, error=replace(outcome.error, message=said))
-    return replace(report_of(tool_name, arguments, problems, outcome), method=plan.method)
+    return report_of(tool_name, arguments, problems, outcome)
 
 
 async def _refused(plan: CallPlan, snapshot: Snapshot, sandbox: Sandbox) -> CallReport | tuple[FieldProblem, ...]:
@@ -257,7 +258,7 @@ async def _refused(plan: CallPlan, snapshot: Snapshot, sandbox: Sandbox) -> Call
         prompts = snapshot.lists["prompts"].items
         if not any(prompt.get("name") == name for prompt in prompts):
             message = f"{name!r} is not among the {len(prompts)} prompts of the accepted catalog; nothing was sent"
-            return _not_sent(plan, Outcome.UNKNOWN_TOOL, message)
+            return not_sent(name, plan.arguments, Outcome.UNKNOWN_TOOL, message)
     if plan.method != "tools/call":
         return ()
     tool = find_tool(snapshot, name)
@@ -271,10 +272,6 @@ async def _refused(plan: CallPlan, snapshot: Snapshot, sandbox: Sandbox) -> Call
         message = f"the arguments break the input schema ({counted(len(problems), 'problem')}); nothing was sent"
         return not_sent(name, plan.arguments, Outcome.INVALID_ARGUMENTS, message, problems)
     return problems
-
-
-def _not_sent(plan: CallPlan, outcome: Outcome, message: str) -> CallReport:
-    return replace(not_sent(plan.tool, plan.arguments, outcome, message), method=plan.method)
 
 
 async def _send(
@@ -300,21 +297,10 @@ async def _send(
 def asking_of(plan: CallPlan, connection: Connection, limits: Limits, sandbox: Sandbox) -> Asking:
     """The server's questions answered by the plan's rules; accepted content checked in the sandbox."""
 
-    async def check(schema: Any, content: Any) -> tuple[FieldProblem, ...]:
-        validation = await sandbox.validate(schema, content, plan.check_budget)
-        if validation.failure is not None:
-            message = f"the requested schema cannot be used to check the answer: {validation.detail}"
-            return (FieldProblem("", message, str(validation.failure)),)
-        return validation.problems
+    async def validate(schema: Any, content: Any) -> Validation:
+        return await sandbox.validate(schema, content, plan.check_budget)
 
-    return Asking(
-        answerer=RuleAnswerer(plan.rules),
-        roots=connection.spec.roots,
-        max_rounds=limits.max_rounds,
-        max_ask_bytes=limits.max_page_bytes,
-        check=check,
-        server=connection.spec.name,
-    )
+    return Asking.of(connection.spec, limits, RuleAnswerer(plan.rules), checking_with(validate))
 
 
 def _unique(roots: tuple[Any, ...]) -> list[dict[str, str]]:
@@ -331,8 +317,8 @@ def writable(report: CallReport) -> CallReport:
         json.dumps(report.result, allow_nan=False)
     except ValueError:
         message = f"the result was not shown: {NOT_JSON}"
-        stripped = not_sent(report.tool, report.arguments, Outcome.OUTPUT_INVALID, message, report.argument_errors)
-        return replace(stripped, sent=report.sent, duration_ms=report.duration_ms)
+        # Everything else stays as it was (the rounds, what was asked, whether it went out).
+        return replace(report, outcome=Outcome.OUTPUT_INVALID, result=None, output_errors=(), error=CallError(message))
     return report
 
 
@@ -411,7 +397,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     plan = replace(plan, timeout=args.call_timeout if args.call_timeout is not None else limits.request_timeout)
     use_oauth_hooks(args, MESSAGE_LIMIT)
     snapshot, report = anyio.run(call_until_signalled, spec, limits, plan)
-    report = writable(report)
+    report = writable(replace(report, method=plan.method))  # every document names what was asked, however it ended
     write_report(report, sys.stdout)
     line = summary_line(report)
     if line is not None:
@@ -489,4 +475,4 @@ async def call_until_signalled(spec: ServerSpec, limits: Limits, plan: CallPlan)
         return done
     error = stopped(name, "the call")
     snapshot = worker.snapshot or failed_snapshot(error, source_of(spec), started)
-    return snapshot, _not_sent(plan, Outcome.CANCELLED, error.info.message)
+    return snapshot, not_sent(plan.tool, plan.arguments, Outcome.CANCELLED, error.info.message)

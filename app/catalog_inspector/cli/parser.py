@@ -94,6 +94,12 @@ def add_asking_options(command: argparse.ArgumentParser) -> None:
     )
 
 
+def _arguments_options(command: argparse.ArgumentParser, what: str) -> None:
+    given = command.add_mutually_exclusive_group()
+    given.add_argument("--args", dest="call_args", metavar="JSON", help=f"the arguments, {what}")
+    given.add_argument("--args-file", type=Path, metavar="FILE", help="read the arguments from FILE (- is stdin)")
+
+
 def _target_options(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--call-timeout", type=positive(float), metavar="S", help="seconds to wait for each answer (default: --timeout)"
@@ -158,9 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--out also writes the walk's snapshot.",
     )
     call.add_argument("tool", metavar="TOOL", help="the name of the tool to call")
-    given = call.add_mutually_exclusive_group()
-    given.add_argument("--args", dest="call_args", metavar="JSON", help="the arguments, a JSON object (default: {})")
-    given.add_argument("--args-file", type=Path, metavar="FILE", help="read the arguments from FILE (- is stdin)")
+    _arguments_options(call, "a JSON object (default: {})")
     call.add_argument("--send-invalid", action="store_true", help="send even arguments that break the input schema")
     call.add_argument(
         "--send-excluded",
@@ -186,9 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
         "Outcomes and exit codes as `call`.",
     )
     prompt.add_argument("name", metavar="NAME", help="the prompt's name")
-    given = prompt.add_mutually_exclusive_group()
-    given.add_argument("--args", dest="call_args", metavar="JSON", help="the arguments, a JSON object of strings")
-    given.add_argument("--args-file", type=Path, metavar="FILE", help="read the arguments from FILE (- is stdin)")
+    _arguments_options(prompt, "a JSON object of strings (default: {})")
     _target_options(prompt)
     read = commands.add_parser(
         "read",

@@ -23,17 +23,15 @@ from typing import Any
 
 from catalog_inspector.core.calls import (
     ELICIT,
-    SAMPLE,
     Answerer,
     ContentCheck,
-    FieldProblem,
     InputAnswer,
     InputAsk,
     Round,
     RoundLog,
-    cancel,
     check_content_in_process,
-    reject,
+    checking_with,
+    closed,
     replay_answer,
 )
 from catalog_inspector.core.config import Limits, ServerSpec, limits_for
@@ -41,7 +39,7 @@ from catalog_inspector.core.session import Asking, Connection
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime.offload import Offload
 
-__all__ = ["AskQueue", "PendingAsk", "closed_answer", "roots_words", "sandbox_check"]
+__all__ = ["AskQueue", "PendingAsk", "roots_words", "sandbox_check"]
 
 WITHDRAWN = "the call was stopped before the question was answered"
 
@@ -67,11 +65,6 @@ class PendingAsk:
     note: str = ""
     number: int = field(default_factory=lambda: next(_numbers))
     future: asyncio.Future[InputAnswer] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
-
-
-def closed_answer(ask: InputAsk, why: str = WITHDRAWN) -> InputAnswer:
-    """What a question nobody answered gets: an elicitation `cancel`, a sampling request refused."""
-    return reject(ask, why, unanswered=True) if ask.method == SAMPLE else cancel(ask, unanswered=True)
 
 
 class AskQueue:
@@ -110,15 +103,7 @@ class AskQueue:
             self._log_roots(entry.responses)
             on_round(entry)
 
-        return Asking(
-            answerer=self.answerer(ticket, kept),
-            roots=self.spec.roots,
-            max_rounds=limits.max_rounds,
-            max_ask_bytes=limits.max_page_bytes,
-            check=self.check,
-            log=RoundLog(on_round=heard),
-            server=self.server,
-        )
+        return Asking.of(self.spec, limits, self.answerer(ticket, kept), self.check, RoundLog(on_round=heard))
 
     def serve(self, connection: Connection) -> None:
         """A new session: what its server asks while no call is in flight (older eras) is asked of a person too."""
@@ -196,26 +181,20 @@ class AskQueue:
         """Close every question of this request as unanswered (its call was cancelled or ended); how many."""
         withdrawn = [pending for pending in self.pending if pending.ticket is ticket]
         for pending in withdrawn:
-            self.answer(pending, closed_answer(pending.ask))
+            self.answer(pending, closed(pending.ask, WITHDRAWN))
         return len(withdrawn)
 
     def withdraw_all(self) -> None:
         """Close every question (the server is closing)."""
         for pending in list(self.pending):
-            self.answer(pending, closed_answer(pending.ask, "the server's session closed"))
+            self.answer(pending, closed(pending.ask, "the server's session closed"))
 
 
 def sandbox_check(offload: Offload) -> ContentCheck:
     """Accepted content against the requested schema, in the validation sandbox (untrusted schema: bounded)."""
-
-    async def check(schema: Any, content: Any) -> tuple[FieldProblem, ...]:
-        validation = await offload.validate(schema, content)
-        if validation.failure is not None:
-            words = f"the answer could not be checked against the requested schema: {validation.detail}"
-            return (FieldProblem("", words, str(validation.failure)),)
-        return validation.problems
-
-    return check
+    return checking_with(
+        lambda schema, content: offload.validate(schema, content)
+    )  # found when a check runs, not at start
 
 
 def roots_words(roots: Sequence[Mapping[str, str]]) -> str:

@@ -148,7 +148,7 @@ async def test_the_authorization_servers_refusal_is_named_with_its_words_made_vi
 
 
 async def test_the_clocks_stop_while_a_person_signs_in_and_run_again_after(tmp_path: Path) -> None:
-    """The provider tells its connection when it starts and stops waiting for a person (`HandshakeClock.pause`)."""
+    """The provider tells its connection when it starts and stops waiting for a person (`PausableClock.pause`)."""
     calls: list[object] = []
 
     async def opener(sign_in: SignIn) -> None:

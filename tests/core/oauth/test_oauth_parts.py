@@ -20,7 +20,7 @@ from catalog_inspector.core.config import ConfigError, OAuthConfig, Variables, p
 from catalog_inspector.core.errors import AUTH_STEPS, ErrorKind, auth_step, reason
 from catalog_inspector.core.oauth.provider import _ClientMetadata, auth_error, check_authorization_url, resource_url
 from catalog_inspector.core.oauth.store import KeyringStore, MemoryStore, server_key
-from catalog_inspector.core.session.connection import HandshakeClock
+from catalog_inspector.core.session.clock import PausableClock
 from catalog_inspector.core.transport import AUTH_CAP, MeteredHTTPTransport, ResponseSizes, classify, classify_auth
 from tests.fixtures.file_keyring import selected
 
@@ -183,7 +183,7 @@ def test_a_pinned_scope_replaces_the_sdks_choice_and_a_step_up_adds_to_it() -> N
 
 @pytest.mark.anyio
 async def test_the_handshake_clock_stops_while_a_person_signs_in() -> None:
-    clock = HandshakeClock(30)
+    clock = PausableClock(30)
     clock.pause(True)  # before start: nothing runs yet
     clock.pause(False)
     clock.start()

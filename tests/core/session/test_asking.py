@@ -30,7 +30,7 @@ from catalog_inspector.core.calls import (
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.session import Asking, SessionWorker, call_tool, get_prompt, read_resource
-from catalog_inspector.core.session.asking import _Clock
+from catalog_inspector.core.session.clock import PausableClock
 from tests.helpers import ROOT, http_demo
 
 LIMITS = Limits(request_timeout=10.0, deadline=30.0)
@@ -313,12 +313,15 @@ async def test_malformed_and_oversized_questions_are_classified() -> None:
 
 @pytest.mark.anyio
 async def test_the_call_clock_stops_while_a_person_answers() -> None:
-    clock = _Clock(5.0)
-    clock.pause()
-    clock.pause()
+    clock = PausableClock(5.0)
+    clock.start()
+    clock.pause(True)
+    clock.pause(True)
     assert clock.scope.deadline == math.inf
-    clock.resume()
+    clock.pause(False)
     assert clock.scope.deadline == math.inf  # still one pause open
-    clock.resume()
+    clock.pause(False)
     assert 4.0 < clock.scope.deadline - anyio.current_time() <= 5.0
-    assert _Clock(None).scope.deadline == math.inf
+    unlimited = PausableClock(None)
+    unlimited.start()
+    assert unlimited.scope.deadline == math.inf

@@ -29,6 +29,7 @@ from catalog_inspector.core.calls.asking import (
     InputAsk,
     accept,
     cancel,
+    closed,
     decline,
     reject,
     reply,
@@ -151,8 +152,4 @@ class RuleAnswerer:
 
     async def __call__(self, ask: InputAsk) -> InputAnswer:
         found = answer_by_rules(self.rules, ask)
-        if found is not None:
-            return found
-        if ask.method == SAMPLE:
-            return reject(ask, "no rule of the answers file matches this sampling request", unanswered=True)
-        return cancel(ask, unanswered=True)
+        return found if found is not None else closed(ask, "no rule of the answers file matches this request")

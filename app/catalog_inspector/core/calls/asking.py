@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from catalog_inspector.core.calls.validation import FieldProblem, validate
+from catalog_inspector.core.calls.validation import FieldProblem, Validation, validate
 from catalog_inspector.core.text import visible
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "MAX_REQUEST_STATE_BYTES",
     "MAX_ROUNDS",
     "SAMPLE",
+    "URL_ELICITATION_REQUIRED",
     "RoundLog",
     "Answerer",
     "ContentCheck",
@@ -39,13 +40,17 @@ __all__ = [
     "accept",
     "cancel",
     "check_content_in_process",
+    "checking_with",
+    "closed",
     "decline",
     "elicitation_schema_problems",
+    "merge_round",
     "reject",
     "reply",
     "roots_answer",
     "schema_defaults",
     "unanswerable",
+    "url_elicitations",
     "with_defaults",
 ]
 
@@ -115,6 +120,22 @@ class InputAsk:
             "message": visible(self.message, TEXT_LIMIT) if self.message else None,
             "url": self.url,
         }
+
+
+URL_ELICITATION_REQUIRED = -32042  # a JSON-RPC error: the server wants pages visited first (2025-11-25 and later)
+
+
+def url_elicitations(code: int | None, data: Any, server: str = "", limit: int = 10) -> tuple[InputAsk, ...]:
+    """The pages a -32042 error asks the person to visit (`data.elicitations`), as URL questions with no key; ()
+    for any other error."""
+    found = data.get("elicitations") if code == URL_ELICITATION_REQUIRED and isinstance(data, dict) else None
+    if not isinstance(found, list):
+        return ()
+    return tuple(
+        InputAsk(None, ELICIT, {**item, "mode": "url"}, "legacy", server)
+        for item in found
+        if isinstance(item, dict) and isinstance(item.get("url"), str)
+    )[:limit]
 
 
 def last_user_text(params: Mapping[str, Any]) -> str:
@@ -227,6 +248,12 @@ def reject(
     return InputAnswer(ask.key, "reject", error=why, unanswered=unanswered)
 
 
+def closed(ask: InputAsk, why: str) -> InputAnswer:
+    """What a question nobody answered gets, as a person closing the dialog would: an elicitation `cancel`, a
+    sampling request refused; marked unanswered (the call goes on, and ends `input_unanswered`)."""
+    return reject(ask, why, unanswered=True) if ask.method == SAMPLE else cancel(ask, unanswered=True)
+
+
 def unanswerable(ask: InputAsk, why: str) -> InputAnswer:
     return InputAnswer(ask.key, "error", error=why)
 
@@ -305,12 +332,38 @@ def elicitation_schema_problems(schema: Any) -> list[str]:
     return found
 
 
-async def check_content_in_process(schema: Any, content: Any) -> tuple[FieldProblem, ...]:
-    """The accepted content against the requested schema, in this thread (flat schemas: cheap)."""
-    validation = validate(schema, content, limit=50, message_limit=500)
-    if validation.failure is not None:
-        return (FieldProblem("", f"the requested schema cannot be used: {validation.detail}", str(validation.failure)),)
-    return validation.problems
+Validate = Callable[[Any, Any], Awaitable[Validation]]
+"""Validates an instance against a schema: in this thread, in the CLI's sandbox, in the app's offload."""
+
+
+def checking_with(validate: Validate) -> ContentCheck:
+    """A `ContentCheck` by `validate`: its problems, or one problem at the root saying why nothing was checked."""
+
+    async def check(schema: Any, content: Any) -> tuple[FieldProblem, ...]:
+        validation = await validate(schema, content)
+        if validation.failure is not None:
+            words = f"the answer could not be checked against the requested schema: {validation.detail}"
+            return (FieldProblem("", words, str(validation.failure)),)
+        return validation.problems
+
+    return check
+
+
+async def _validate_here(schema: Any, content: Any) -> Validation:
+    return validate(schema, content, limit=50, message_limit=500)
+
+
+check_content_in_process = checking_with(_validate_here)
+"""The accepted content against the requested schema, in this thread (the default: tests, nobody to ask)."""
+
+
+def merge_round(rounds: list[Round], entry: Round) -> None:
+    """`entry` into `rounds`: in place of the round of the same index (its answers came), else at the end."""
+    for position, known in enumerate(rounds):
+        if known.index == entry.index:
+            rounds[position] = entry
+            return
+    rounds.append(entry)
 
 
 @dataclass
@@ -322,15 +375,6 @@ class RoundLog:
 
     def put(self, entry: Round) -> None:
         """Add a round, or replace the one of the same index (its answers came)."""
-        for position, known in enumerate(self.rounds):
-            if known.index == entry.index:
-                self.rounds[position] = entry
-                break
-        else:
-            self.rounds.append(entry)
+        merge_round(self.rounds, entry)
         if self.on_round is not None:
             self.on_round(entry)
-
-    @property
-    def unanswered(self) -> bool:
-        return any(answer.unanswered for entry in self.rounds for answer in entry.responses)

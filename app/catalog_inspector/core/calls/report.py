@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from catalog_inspector.core.calls.asking import Round
+from catalog_inspector.core.calls.asking import Round, url_elicitations
 from catalog_inspector.core.calls.outcome import CLEAN_VERDICTS, OUTCOMES, CallOutcome, Outcome
 from catalog_inspector.core.calls.validation import FieldProblem, ResultVerdict, Validation
 from catalog_inspector.core.errors import ErrorInfo
@@ -166,7 +166,6 @@ def _output_error(problems: tuple[FieldProblem, ...]) -> CallError:
     return CallError(f"the result breaks the tool's output schema ({counted(len(problems), 'problem')})")
 
 
-URL_ELICITATION_REQUIRED = -32042  # the server wants the person to visit a page first (2025-11-25 and later)
 URLS_SHOWN = 5
 
 
@@ -174,19 +173,13 @@ def _call_error(info: ErrorInfo) -> CallError:
     # A JSON-RPC error keeps the server's own message (the classified one adds our words around it).
     said = info.details.get("message")
     message = said if isinstance(said, str) and info.code is not None else info.message
-    if info.code == URL_ELICITATION_REQUIRED:
-        message += _urls_to_open(info.details.get("data"))
+    message += _urls_to_open(info.code, info.details.get("data"))
     return CallError(message, info.code, dict(info.details))
 
 
-def _urls_to_open(data: Any) -> str:
-    """The pages a -32042 error asks the person to open (`data.elicitations[].url`), as plain text."""
-    found = data.get("elicitations") if isinstance(data, dict) else None
-    urls = (
-        [e["url"] for e in found if isinstance(e, dict) and isinstance(e.get("url"), str)]
-        if isinstance(found, list)
-        else []
-    )
+def _urls_to_open(code: int | None, data: Any) -> str:
+    """The pages a -32042 error asks the person to open, as plain text ("" for any other error)."""
+    urls = [ask.url or "" for ask in url_elicitations(code, data, limit=1000)]
     if not urls:
         return ""
     more = f" (and {len(urls) - URLS_SHOWN} more)" if len(urls) > URLS_SHOWN else ""

@@ -3,7 +3,7 @@
 Holds `connection` (transport, handshake and protocol era, list-change
 listening, raw requests), `walk` (a snapshot taken over a connection with the
 `catalog` enumerator), `asking` (the rounds of a request the server answers by
-asking), `requests` (tools/call, resources/read and prompts/get
+asking), `clock` (a time limit that stops while a person is waited for), `requests` (tools/call, resources/read and prompts/get
 sent raw; their outcomes are `calls` data) and `worker` (one session's whole
 life in one task: connect, walk, publish, serve, close). Imports `transport`,
 `oauth`, `catalog`, `calls`, `config` and core's shared modules.

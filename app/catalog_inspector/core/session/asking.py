@@ -22,12 +22,11 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import anyio
 import mcp_types as types
 from mcp.client.session import ClientRequestContext
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from catalog_inspector.core.calls import (
     ELICIT,
@@ -38,22 +37,25 @@ from catalog_inspector.core.calls import (
     SAMPLE,
     Answerer,
     ContentCheck,
-    Era,
     FieldProblem,
     InputAnswer,
     InputAsk,
     Round,
     RoundLog,
-    cancel,
     check_content_in_process,
-    reject,
+    closed,
     roots_answer,
     unanswerable,
     with_defaults,
 )
+from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind, make_error
 from catalog_inspector.core.pointer import pointer_of
+from catalog_inspector.core.session.clock import PausableClock
 from catalog_inspector.core.text import visible
+
+if TYPE_CHECKING:  # the connection holds a desk of this module: only its type is needed here
+    from catalog_inspector.core.session.connection import Connection
 
 __all__ = ["Asking", "AskingDesk", "Stopped", "send_asking"]
 
@@ -82,6 +84,26 @@ class Asking:
     log: RoundLog = field(default_factory=RoundLog)
     server: str = ""
 
+    @classmethod
+    def of(
+        cls,
+        spec: ServerSpec,
+        limits: Limits,
+        answerer: Answerer | None = None,
+        check: ContentCheck = check_content_in_process,
+        log: RoundLog | None = None,
+    ) -> Asking:
+        """One request's asking on `spec`'s server: its roots, its rounds budget and its page byte cap."""
+        return cls(
+            answerer,
+            spec.roots,
+            limits.max_rounds,
+            limits.max_page_bytes,
+            check,
+            log if log is not None else RoundLog(),
+            spec.name,
+        )
+
 
 @dataclass(frozen=True)
 class Stopped:
@@ -95,34 +117,12 @@ class Stopped:
     result: dict[str, Any] | None = None
 
 
-class _Clock:
-    """One attempt's timeout, stopped while a person answers (their time is not the server's)."""
-
-    def __init__(self, seconds: float | None) -> None:
-        self.scope = anyio.CancelScope()
-        self.seconds = seconds
-        self._left = math.inf if seconds is None else seconds
-        self._pauses = 0
-        self.scope.deadline = anyio.current_time() + self._left
-
-    def pause(self) -> None:
-        self._pauses += 1
-        if self._pauses == 1:
-            self._left = max(0.0, self.scope.deadline - anyio.current_time())
-            self.scope.deadline = math.inf
-
-    def resume(self) -> None:
-        self._pauses -= 1
-        if self._pauses == 0:
-            self.scope.deadline = anyio.current_time() + self._left
-
-
 @dataclass
 class _Flow:
     """A request in flight on an older-era connection: where the server's own requests go."""
 
     asking: Asking
-    clock: _Clock
+    clock: PausableClock
     stop: anyio.CancelScope
     stopped: Stopped | None = None
     asked: int = 0
@@ -132,13 +132,13 @@ class _Flow:
 class AskingDesk:
     """Receives the server's own requests (older eras) through the session's callbacks.
 
-    `fallback` answers a request that arrives while no call is in flight (the app: the
-    person; the CLI: nobody). Roots are always answered from `roots`.
+    A request that arrives while no call is in flight is answered as `idle` says (the server's
+    roots and budgets), by `fallback` (the app: the person; the CLI: nobody).
     """
 
-    def __init__(self, roots: Sequence[Mapping[str, str]] = (), server: str = "") -> None:
-        self.roots: Sequence[Mapping[str, str]] = roots
-        self.server = server
+    def __init__(self, idle: Asking) -> None:
+        self.idle = idle
+        self.server = idle.server
         self.fallback: Answerer | None = None
         self.on_idle_ask: Callable[[InputAsk, InputAnswer], None] | None = None
         self._flows: list[_Flow] = []
@@ -177,7 +177,7 @@ class AskingDesk:
     async def _answer(self, ask: InputAsk) -> InputAnswer:
         flow = self._flows[0] if self._flows else None
         if flow is None:
-            answer = await _answer_one(ask, Asking(self.fallback, self.roots, server=self.server))
+            answer = await _answer_one(ask, replace(self.idle, answerer=self.fallback, log=RoundLog()))
             if self.on_idle_ask is not None:
                 self.on_idle_ask(ask, answer)
             return answer
@@ -192,11 +192,11 @@ class AskingDesk:
             answer = unanswerable(ask, "too many requests: the call was stopped")
             flow.asking.log.put(replace(entry, responses=(answer,)))
             return answer
-        flow.clock.pause()
+        flow.clock.pause(True)
         try:
             answer = await _answer_one(ask, flow.asking)
         finally:
-            flow.clock.resume()
+            flow.clock.pause(False)
             flow.since = time.perf_counter()
         flow.asking.log.put(replace(entry, responses=(answer,)))
         if answer.problems:
@@ -226,9 +226,7 @@ async def _answer_one(ask: InputAsk, asking: Asking) -> InputAnswer:
     if ask.method == ELICIT and ask.mode not in ("form", "url"):
         return unanswerable(ask, f"unknown elicitation mode {visible(str(ask.mode), 40)!r}")
     if asking.answerer is None:
-        if ask.method == SAMPLE:
-            return reject(ask, "nobody was there to answer the sampling request", unanswered=True)
-        return cancel(ask, unanswered=True)
+        return closed(ask, "nobody was there to answer the request")
     answer = await asking.answerer(ask)
     if ask.method == ELICIT and answer.action == "accept" and ask.mode == "form" and answer.response is not None:
         schema = ask.requested_schema
@@ -251,10 +249,6 @@ def _unsendable(content: dict[str, Any]) -> tuple[FieldProblem, ...]:
             words = "an elicitation answer holds strings, numbers, booleans or lists of strings only"
             found.append(FieldProblem(pointer_of([str(name)]), words, "type"))
     return tuple(found)
-
-
-def era_of(protocol_version: str) -> Era:
-    return "modern" if protocol_version in MODERN_PROTOCOL_VERSIONS else "legacy"
 
 
 def _input_required(result: dict[str, Any], max_bytes: int) -> tuple[dict[str, Any], str | None] | str:
@@ -303,7 +297,7 @@ Attempt = Callable[[dict[str, Any]], Any]
 
 
 async def send_asking(
-    connection: Any,
+    connection: Connection,
     attempt: Attempt,
     asking: Asking,
     timeout: float | None,
@@ -315,13 +309,14 @@ async def send_asking(
     `Stopped` (rounds exceeded, an answer that breaks its schema). `timeout` bounds each
     attempt's wait for the server; the person's time is never counted.
     """
-    desk: AskingDesk | None = getattr(connection, "desk", None)
+    desk = connection.desk
     extra: dict[str, Any] = {}
     index = 0
     delay = _STATE_ONLY_BACKOFF[0]
     while True:
         stop = anyio.CancelScope()
-        clock = _Clock(timeout)
+        clock = PausableClock(timeout)
+        clock.start()
         flow = _Flow(asking, clock, stop, asked=len(asking.log.rounds))
         if desk is not None:
             desk.open(flow)

@@ -11,7 +11,6 @@ its per-version validation of the response shape.
 from __future__ import annotations
 
 import json
-import math
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
@@ -35,7 +34,8 @@ from catalog_inspector.core.catalog import Fetched
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.errors import CatalogError, ErrorKind, leaves, make_error
 from catalog_inspector.core.oauth import InspectorOAuth, OAuthHooks, oauth_applies
-from catalog_inspector.core.session.asking import AskingDesk
+from catalog_inspector.core.session.asking import Asking, AskingDesk
+from catalog_inspector.core.session.clock import PausableClock
 from catalog_inspector.core.text import visible
 from catalog_inspector.core.transport import (
     CompletingReadStream,
@@ -76,6 +76,7 @@ class Connection:
         sizes: each response's bytes on the wire, by request id, as the transport counted them.
         refused: why the transport refused a response as it arrived (HTTP), by request id.
         pid: the server process id (stdio only).
+        limits: the budgets it was connected under (a test request's rounds and question size).
         desk: receives the server's own elicitation, sampling and roots requests (eras before 2026-07-28).
         param_headers: the accepted catalog's `x-mcp-header` annotations (the walk teaches them; HTTP calls mirror them).
     """
@@ -88,6 +89,7 @@ class Connection:
     refused: RequestFaults = field(default_factory=RequestFaults)
     pid: int | None = None
     desk: AskingDesk | None = None
+    limits: Limits = field(default_factory=Limits)
     completing: CompletingReadStream[Any] | None = None
     param_headers: ParamHeaders = field(default_factory=ParamHeaders)
     server_info: dict[str, Any] = field(default_factory=dict)
@@ -146,36 +148,6 @@ def _no_handshake(spec: ServerSpec, seconds: float) -> str:
     except httpx2.InvalidURL:
         where = "the server"
     return f"{where} did not answer the handshake within {seconds:g} s"
-
-
-class HandshakeClock:
-    """The handshake's time limit, stopped while a sign-in waits for a person (their time is not the server's).
-
-    Like the SDK's own request clock, which the same sign-in stops (`waiting_on_a_person`).
-    It runs from `start()`; `pause(True)` and `pause(False)` come in pairs, from any task.
-    """
-
-    def __init__(self, seconds: float) -> None:
-        self.scope = anyio.CancelScope()
-        self._left = seconds
-        self._started = False
-        self._pauses = 0
-
-    def start(self) -> None:
-        self._started = True
-        if not self._pauses:
-            self.scope.deadline = anyio.current_time() + self._left
-
-    def pause(self, waiting: bool) -> None:
-        if waiting:
-            self._pauses += 1
-            if self._pauses == 1 and self._started:
-                self._left = max(0.0, self.scope.deadline - anyio.current_time())
-                self.scope.deadline = math.inf
-        elif self._pauses:
-            self._pauses -= 1
-            if self._pauses == 0 and self._started:
-                self.scope.deadline = anyio.current_time() + self._left
 
 
 def _dump(model: Any) -> dict[str, Any]:
@@ -362,10 +334,10 @@ async def connect(
             if on_notification is not None:
                 on_notification(str(message.method))
 
-    desk = AskingDesk(spec.roots, spec.name)
+    desk = AskingDesk(Asking.of(spec, limits))
     params = ParamHeaders()
     handshake = timeout if timeout is not None else limits.request_timeout * 2
-    clock = HandshakeClock(handshake)
+    clock = PausableClock(handshake)
     auth = None
     if oauth_applies(spec):
         auth = InspectorOAuth(spec, limits, hooks=oauth, report=faults.report, refused=refused, pause=clock.pause)
@@ -409,6 +381,7 @@ async def connect(
                     refused=refused,
                     pid=pids[0] if pids else None,
                     desk=desk,
+                    limits=limits,
                     completing=completing,
                     param_headers=params,
                     server_info=_dump(session.server_info),

@@ -75,10 +75,8 @@ async def call_tool(
 
 
 def _asking_for(connection: Connection, asking: Asking | None) -> Asking:
-    """`asking`, or nobody to answer; either way roots come from the server's entry and the rounds are capped."""
-    if asking is None:
-        asking = Asking(roots=connection.spec.roots, server=connection.spec.name)
-    return asking
+    """`asking`, or nobody to answer (roots from the server's entry, its rounds budget)."""
+    return asking if asking is not None else Asking.of(connection.spec, connection.limits)
 
 
 def _stopped(answered: ErrorInfo | Stopped, latency: float, rounds: tuple[Round, ...]) -> CallOutcome:

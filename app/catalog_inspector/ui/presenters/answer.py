@@ -17,34 +17,32 @@ from typing import Any, Literal
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.calls import ELICIT, CallOutcome, InputAnswer, InputAsk, Round, verdict_words
+from catalog_inspector.core.calls import (
+    CallOutcome,
+    InputAnswer,
+    InputAsk,
+    Round,
+    merge_round,
+    url_elicitations,
+    verdict_words,
+)
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import CallTicket, ServerSupervisor
 from catalog_inspector.runtime.asks import PendingAsk
 
-__all__ = ["URL_ELICITATION_REQUIRED", "Answer", "RequestKind"]
+__all__ = ["Answer", "RequestKind"]
 
 VERDICT_LIMIT = 4000  # characters of the output verdict shown (up to 50 problems, each with its pointer)
 NOTICES = 10  # URL elicitations of one -32042 error shown
-URL_ELICITATION_REQUIRED = -32042
-
 RequestKind = Literal["tool", "resource", "prompt"]
 
 
 def _notices(outcome: CallOutcome, server: str) -> tuple[InputAsk, ...]:
-    """The URL elicitations a -32042 error carries (its `data.elicitations`), as questions with nothing to answer."""
+    """The URL elicitations a -32042 error carries, as questions with nothing to answer."""
     error = outcome.error
-    if error is None or error.code != URL_ELICITATION_REQUIRED:
+    if error is None:
         return ()
-    data = error.details.get("data")
-    elicitations = data.get("elicitations") if isinstance(data, dict) else None
-    if not isinstance(elicitations, list):
-        return ()
-    return tuple(
-        InputAsk(None, ELICIT, {**item, "mode": "url"}, "legacy", server)
-        for item in elicitations[:NOTICES]
-        if isinstance(item, dict) and isinstance(item.get("url"), str)
-    )
+    return url_elicitations(error.code, error.details.get("data"), server, NOTICES)
 
 
 class Answer(QObject):
@@ -162,12 +160,7 @@ class Answer(QObject):
     def _on_supervisor_call_round(self, ticket: CallTicket, entry: Round) -> None:
         if ticket is not self.ticket:
             return
-        for position, known in enumerate(self.rounds):
-            if known.index == entry.index:
-                self.rounds[position] = entry
-                break
-        else:
-            self.rounds.append(entry)
+        merge_round(self.rounds, entry)
         self.rounds_changed.emit()
 
     def _on_supervisor_call_progress(self, ticket: CallTicket, progress: float, total: Any, message: Any) -> None:
