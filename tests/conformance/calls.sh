@@ -46,6 +46,35 @@ for run in runs:
     subprocess.run([cli, *run, "--url", url], stdout=subprocess.DEVNULL, check=False)
 PY
     ;;
+  initialize)
+    # A server of the older era only (initialize, removed in 2026-07-28): the default era discovers, falls
+    # back to initialize, and walks; the handshake is what is checked.
+    exec "$cli" snapshot --url "$url" ;;
+  request-metadata|json-schema-ref-no-deref)
+    # request-metadata answers the first request -32022 and expects a retry with a supported version;
+    # ref-no-deref lists a tool whose schema $refs a canary URL that must never be fetched (we never fetch).
+    exec "$cli" snapshot --url "$url" ;;
+  sse-retry|json-schema-2020-12-preservation)
+    # sse-retry: a 2025-11-25 server closes the call's stream with a retry field; the SDK's transport
+    # reconnects with Last-Event-ID. 2020-12-preservation: the focal tool's inputSchema is sent back
+    # verbatim to the echo tool (the one whose only argument is `schema`), as the walk recorded it.
+    "$here/.venv/bin/python" - "$cli" "$url" <<'PY'
+import json, os, subprocess, sys
+cli, url = sys.argv[1], sys.argv[2]
+walk = subprocess.run([cli, "snapshot", "--url", url], capture_output=True, text=True, check=False)
+tools = json.loads(walk.stdout)["tools"] if walk.stdout else []
+echo = next((t for t in tools if set(t.get("inputSchema", {}).get("properties", {})) == {"schema"}), None)
+if echo is None:
+    runs = [["call", tool["name"]] for tool in tools]
+else:
+    focal = next(t for t in tools if t is not echo)
+    runs = [["call", echo["name"], "--args", json.dumps({"schema": focal["inputSchema"]})]]
+status = 0
+for run in runs:
+    status = subprocess.run([cli, *run, "--url", url], stdout=subprocess.DEVNULL, check=False).returncode or status
+sys.exit(status)
+PY
+    ;;
   *)
     echo "calls.sh: no client for scenario $MCP_CONFORMANCE_SCENARIO" >&2
     exit 2 ;;

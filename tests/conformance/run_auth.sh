@@ -24,7 +24,8 @@ REQUIRED="auth/metadata-default auth/metadata-var1 auth/metadata-var2 auth/metad
   auth/token-endpoint-auth-basic auth/token-endpoint-auth-post auth/token-endpoint-auth-none
   auth/2025-03-26-oauth-metadata-backcompat auth/2025-03-26-oauth-endpoint-fallback
   tools_call elicitation-sep1034-client-defaults sep-2322-client-request-state
-  http-standard-headers http-custom-headers http-invalid-tool-headers"
+  http-standard-headers http-custom-headers http-invalid-tool-headers
+  initialize sse-retry request-metadata json-schema-ref-no-deref json-schema-2020-12-preservation"
 EXTRA="auth/pre-registration auth/resource-mismatch auth/offline-access-scope auth/offline-access-not-supported
   auth/authorization-server-migration auth/iss-supported auth/iss-not-advertised auth/iss-supported-missing
   auth/iss-wrong-issuer auth/iss-unexpected auth/iss-normalized auth/metadata-issuer-mismatch"

@@ -30,6 +30,7 @@ from catalog_inspector.core.calls import (
     answers_document,
     capped,
     elicitation_schema_problems,
+    exclusion_issues,
     kept_rounds,
     lint_schema,
     lint_tools,
@@ -194,6 +195,8 @@ class CallDesk(QObject):
             supervisor = next((s for s in self._supervisors if s.spec.name == name), None)
             if supervisor is None or supervisor.accepted is not snapshot:
                 return  # superseded by a newer catalog (or the server is gone): its lint is the one that counts
+        for tool, issues in exclusion_issues(snapshot.excluded_tools).items():
+            found[tool] = (*issues, *found.get(tool, ()))
         self.lints[name] = found
         self.catalog_linted.emit(name)
 

@@ -111,6 +111,7 @@ class CallTicket:
     kind: Literal["tool", "resource", "prompt"] = "tool"
     timeout: float | None = None
     answers: dict[str, Any] | None = None  # a re-run's: the answers kept from the call it repeats (an answers file)
+    send_excluded: bool = False  # sent even if conforming 2026-07-28 clients exclude the tool (on purpose)
 
 
 _tickets = itertools.count(1)
@@ -285,6 +286,7 @@ class ServerSupervisor(QObject):
         arguments: dict[str, Any] | None,
         timeout: float | None = None,
         answers: dict[str, Any] | None = None,
+        send_excluded: bool = False,
     ) -> CallTicket | None:
         """Make a test call on the active session; `call_finished` reports it. None if no session is live.
 
@@ -292,8 +294,10 @@ class ServerSupervisor(QObject):
         replaces that session meanwhile (the old one waits for it, up to
         `call_drain`); a call cut off by the swap says so, never "connection".
         The server's questions are asked of a person (`input_asked`), after `answers` (a re-run's).
+        A tool conforming 2026-07-28 clients exclude is sent only with `send_excluded` (else the
+        outcome is `excluded_tool`, nothing sent).
         """
-        return self._request(CallTicket(next(_tickets), name, arguments, "tool", timeout, answers))
+        return self._request(CallTicket(next(_tickets), name, arguments, "tool", timeout, answers, send_excluded))
 
     def read_resource(self, uri: str, timeout: float | None = None) -> CallTicket | None:
         """`resources/read` on the active session; `call_finished` reports it. None if no session is live."""
@@ -464,7 +468,15 @@ class ServerSupervisor(QObject):
                 outcome = await get_prompt(connection, ticket.tool, ticket.arguments, timeout, questions)
             else:
                 outcome = await call_tool(
-                    connection, snapshot, ticket.tool, ticket.arguments, timeout, self._judge, progress, questions
+                    connection,
+                    snapshot,
+                    ticket.tool,
+                    ticket.arguments,
+                    timeout,
+                    self._judge,
+                    progress,
+                    questions,
+                    send_excluded=ticket.send_excluded,
                 )
         except asyncio.CancelledError:
             if ticket in self._cancelled:

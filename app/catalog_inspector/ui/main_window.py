@@ -458,13 +458,15 @@ class MainWindow(QMainWindow):
 
     def _on_presenter_lint_changed(self) -> None:
         if self._presenter is not None:
-            self.tools_pane.set_lint(self._presenter.lint_marks())
+            self.tools_pane.set_lint(self._presenter.lint_marks(), self._presenter.excluded_marks())
 
     def _show_reach_and_drift_title(self) -> None:
         presenter = self._presenter
         if presenter is None:
             return
         self.checks_pane.show_first_page(presenter.first_page())
+        catalog = presenter.catalog
+        self.checks_pane.show_excluded(catalog.excluded_tools if catalog is not None else None)
         self.tabs.setTabText(self.tabs.indexOf(self.drift_pane), "Drift ⚠" if presenter.alarm else "Drift")
 
     def _on_presenter_walks_changed(self) -> None:

@@ -59,6 +59,7 @@ from catalog_inspector.core.calls.form import (
     pick_branch,
 )
 from catalog_inspector.core.calls.lint import (
+    exclusion_issues,
     lint_schema,
     lint_tools,
     lint_words,
@@ -182,6 +183,7 @@ __all__ = [
     "fits",
     "judge_in_process",
     "layer_of",
+    "exclusion_issues",
     "lint_schema",
     "lint_tools",
     "lint_words",

@@ -36,7 +36,16 @@ from catalog_inspector.core.calls.validation import pointer_of, validator_class
 if TYPE_CHECKING:
     from referencing._core import Resolver  # not re-exported by the package; only named in annotations here
 
-__all__ = ["MAX_DEPTH", "MAX_NODES", "LintCode", "LintIssue", "lint_schema", "lint_tools", "lint_words"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_NODES",
+    "LintCode",
+    "LintIssue",
+    "exclusion_issues",
+    "lint_schema",
+    "lint_tools",
+    "lint_words",
+]
 
 # The metaschemas jsonschema ships (what its validators resolve besides the document itself); no retrieval.
 SPECIFICATIONS: Registry[Any] = REGISTRY
@@ -55,6 +64,7 @@ class LintCode(enum.StrEnum):
     ROOT_NOT_OBJECT = "root_not_object"  # the root's type is not "object" (or the root is `true`/`false`)
     UNRESOLVABLE_REF = "unresolvable_ref"  # a `$ref` outside the document (never fetched) or to nowhere in it
     TOO_LARGE = "too_large"  # over MAX_NODES values or MAX_DEPTH levels: linted only as far as the bound
+    EXCLUDED_TOOL = "excluded_tool"  # an invalid x-mcp-header annotation: conforming 2026-07-28 clients drop the tool
 
     @property
     def heading(self) -> str:
@@ -69,6 +79,7 @@ _HEADINGS = {
     LintCode.ROOT_NOT_OBJECT: "Root is not an object",
     LintCode.UNRESOLVABLE_REF: "Unresolvable $ref",
     LintCode.TOO_LARGE: "Too large to lint whole",
+    LintCode.EXCLUDED_TOOL: "Excluded by conforming clients",
 }
 
 
@@ -314,6 +325,24 @@ def lint_tools(tools: Iterable[Mapping[str, Any]], metaschema: bool = True) -> d
         if issues:
             found[str(tool.get("name"))] = tuple(issues)
     return found
+
+
+def exclusion_issues(excluded_tools: Iterable[Mapping[str, str]]) -> dict[str, tuple[LintIssue, ...]]:
+    """The snapshot's `excluded_tools` as lint: one issue per tool, at its input schema (where the annotation is).
+
+    Known only from a 2026-07-28 walk (the walk learns the annotations), so it is not part of
+    `lint_tools`, which reads schemas alone.
+    """
+    return {
+        str(entry.get("name")): (
+            LintIssue(
+                LintCode.EXCLUDED_TOOL,
+                "/inputSchema",
+                _cut(f"excluded by conforming 2026-07-28 clients: {entry.get('reason', '')}"),
+            ),
+        )
+        for entry in excluded_tools
+    }
 
 
 def lint_words(issues: Iterable[LintIssue], limit: int = 10) -> str:

@@ -87,6 +87,8 @@ MARKS = {
     "removed": ("− ", "#9e9e9e", "Removed by the last refresh: shown greyed until the next one."),
 }
 FLAG = ("⚑ ", "#c62828", "Differs from the catalog you approved: approve it again once you have checked it.")
+# A tool whose x-mcp-header annotation is invalid: kept and shown, with what a conforming client does with it.
+EXCLUDED = ("⊘ excluded", "Excluded by conforming 2026-07-28 clients:")
 
 
 def _runs(rows: list[int]) -> Iterable[tuple[int, int]]:
@@ -126,6 +128,7 @@ class ToolTreeModel(QAbstractItemModel):
         self._marks: dict[str, str] = {}  # tool name → what the last refresh did to it (see MARKS)
         self._flagged: frozenset[str] = frozenset()  # tools that differ from the approved catalog
         self._linted: dict[str, str] = {}  # tools whose schemas a strict host would reject → why
+        self._excluded: dict[str, str] = {}  # tools conforming 2026-07-28 clients drop → why (x-mcp-header)
 
     # -- applying a catalog or a filter -------------------------------------
     def tool_names(self) -> list[str]:
@@ -134,15 +137,20 @@ class ToolTreeModel(QAbstractItemModel):
         return [node.key for node in self._all if marks.get(node.key) != "removed"]
 
     def set_marks(
-        self, marks: dict[str, str], flagged: frozenset[str] = frozenset(), linted: dict[str, str] | None = None
+        self,
+        marks: dict[str, str],
+        flagged: frozenset[str] = frozenset(),
+        linted: dict[str, str] | None = None,
+        excluded: dict[str, str] | None = None,
     ) -> None:
         """Mark tools as the last refresh left them (`added`, `changed`, `removed` for ghost rows), the ones
-        that differ from the approved catalog, and those whose schemas a strict host would reject (`linted`:
-        name → words). One dataChanged over the exposed rows."""
-        linted = linted or {}
-        if marks == self._marks and flagged == self._flagged and linted == self._linted:
+        that differ from the approved catalog, those whose schemas a strict host would reject (`linted`:
+        name → words) and those conforming 2026-07-28 clients exclude (`excluded`: name → why). One
+        dataChanged over the exposed rows."""
+        linted, excluded = linted or {}, excluded or {}
+        if marks == self._marks and flagged == self._flagged and linted == self._linted and excluded == self._excluded:
             return
-        self._marks, self._flagged, self._linted = dict(marks), flagged, dict(linted)
+        self._marks, self._flagged, self._linted, self._excluded = dict(marks), flagged, dict(linted), dict(excluded)
         if self._exposed:
             self.dataChanged.emit(self.index(0, 0), self.index(self._exposed - 1, LAST_COLUMN))
 
@@ -382,12 +390,12 @@ class ToolTreeModel(QAbstractItemModel):
             marked = self._marked_data(node, column, role)
             if marked is not None:
                 return marked
-        if self._linted and column == ANNOTATIONS and role in (_R.DisplayRole, _R.ToolTipRole):
-            lint = self._linted.get(node.key)
-            if lint is not None:
-                if role == _R.ToolTipRole:
-                    return tooltip(lint)
-                return " · ".join(["⚠ schema", *annotation_badges(tool)])
+        if (self._linted or self._excluded) and column == ANNOTATIONS and role in (_R.DisplayRole, _R.ToolTipRole):
+            lint, excluded = self._linted.get(node.key), self._excluded.get(node.key)
+            if lint is not None or excluded is not None:
+                if role == _R.ToolTipRole:  # the lint, once made, lists the exclusion with the rest
+                    return tooltip(lint if lint is not None else f"{EXCLUDED[1]} {excluded}")
+                return " · ".join([EXCLUDED[0] if excluded is not None else "⚠ schema", *annotation_badges(tool)])
         description = description_of(tool)
         if role == Qt.ItemDataRole.DisplayRole:
             if column == NAME:

@@ -20,9 +20,11 @@ from catalog_inspector.runtime import ServerSupervisor
 from catalog_inspector.runtime.calldesk import CallDesk
 from catalog_inspector.ui.presenters.answer import Answer
 
-__all__ = ["CallPresenter", "confirmation_question"]
+__all__ = ["EXCLUDED_WORDS", "SEND_EXCLUDED", "CallPresenter", "confirmation_question"]
 
 NAME_LIMIT = 120
+EXCLUDED_WORDS = "conforming 2026-07-28 clients must not call this tool (its x-mcp-header annotation is invalid)."
+SEND_EXCLUDED = "Send even though conforming clients exclude it"
 
 
 def confirmation_question(tool: dict[str, Any]) -> str | None:
@@ -53,6 +55,7 @@ class CallPresenter(QObject):
             `result` read from it).
         question: what is asked before sending (a tool not annotated read-only), or "" when nothing is asked.
         validation, parse_error, send_anyway: the check of the arguments shown, as the editor last said it.
+        send_excluded: the person ticked "Send even though conforming clients exclude it" for this tool.
 
     Signals:
         tool_changed(object): `tool` changed; the arguments to show with it (its draft, a re-run's), or None.
@@ -83,12 +86,14 @@ class CallPresenter(QObject):
         self.validation: Validation | None = None
         self.parse_error = ""
         self.send_anyway = False
+        self.send_excluded = False
         self.timeout = 30.0
         self._drafts: dict[str, Any] = {}  # tool name → the arguments last edited for it
         self._confirmed: tuple[Snapshot | None, set[str]] = (None, set())  # per session: its accepted catalog
         self._pending: dict[str, Any] | None = None  # a send waiting for the answer to `question`
         self._rerun = False  # a re-run sends once its arguments are checked
         self._kept_answers: dict[str, Any] | None = None  # a re-run's: the answers of the call it repeats
+        self._excluded: tuple[Snapshot | None, dict[str, str]] = (None, {})  # per accepted catalog: name → why
         self.answer.changed.connect(self.answer_changed)
         self.answer.changed.connect(self.actions_changed)
         supervisor.state_changed.connect(self.actions_changed)
@@ -106,6 +111,7 @@ class CallPresenter(QObject):
         self._close_question()
         self._rerun = False
         self._kept_answers = None
+        self.send_excluded = False  # deliberate for each tool, never carried over from another
         self.validation = None
         if tool is not None and arguments is None:
             arguments = self._drafts.get(_name(tool))
@@ -122,7 +128,10 @@ class CallPresenter(QObject):
         if self._rerun and validation is not None:
             self._rerun = False
             if not self.send() and not self.question:
-                self._say("Not sent again: the arguments no longer pass the tool's schema (see below).")
+                if self.ready and self.excluded_reason is not None:
+                    self._say(f"Not sent again: {EXCLUDED_WORDS} Tick “{SEND_EXCLUDED}” to send it.")
+                else:
+                    self._say("Not sent again: the arguments no longer pass the tool's schema (see below).")
 
     def draft(self) -> Any:
         """The arguments last edited for the chosen tool (None: none were)."""
@@ -132,6 +141,21 @@ class CallPresenter(QObject):
         """The person edited the arguments: they come back when this tool is picked again."""
         if self.tool is not None:
             self._drafts[_name(self.tool)] = arguments
+
+    @property
+    def excluded_reason(self) -> str | None:
+        """Why conforming 2026-07-28 clients exclude the chosen tool (its x-mcp-header annotation), or None."""
+        accepted = self.supervisor.accepted
+        if self._excluded[0] is not accepted:
+            reasons = {entry["name"]: entry["reason"] for entry in accepted.excluded_tools} if accepted else {}
+            self._excluded = (accepted, reasons)
+        return self._excluded[1].get(_name(self.tool)) if self.tool is not None else None
+
+    def allow_excluded(self, allowed: bool) -> None:
+        """The person's tick: send the chosen tool even though conforming clients exclude it."""
+        if allowed != self.send_excluded:
+            self.send_excluded = allowed
+            self.actions_changed.emit()
 
     @property
     def invalid(self) -> bool:
@@ -151,7 +175,9 @@ class CallPresenter(QObject):
 
     @property
     def can_send(self) -> bool:
-        return self.tool is not None and self.live and self.answer.ticket is None and self.ready
+        if self.tool is None or not self.live or self.answer.ticket is not None or not self.ready:
+            return False
+        return self.send_excluded or self.excluded_reason is None
 
     # -- sending -----------------------------------------------------------------------
     def send(self) -> bool:
@@ -194,7 +220,8 @@ class CallPresenter(QObject):
     def _send(self, arguments: Any) -> bool:
         assert self.tool is not None
         kept, self._kept_answers = self._kept_answers, None
-        ticket = self.supervisor.call_tool(_name(self.tool), arguments, self.timeout, kept)
+        excluded = self.send_excluded and self.excluded_reason is not None
+        ticket = self.supervisor.call_tool(_name(self.tool), arguments, self.timeout, kept, send_excluded=excluded)
         if ticket is None:
             self._say("Not sent: no session is live (refresh or reconnect the server first).")
             return False

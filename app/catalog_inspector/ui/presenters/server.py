@@ -305,6 +305,11 @@ class ServerPresenter(QObject):
         linted = self._calls.lints.get(self.name, {})
         return {tool: lint_words(issues) for tool, issues in linted.items()}
 
+    def excluded_marks(self) -> dict[str, str]:
+        """The shown catalog's tools conforming 2026-07-28 clients exclude (name → why); known with the catalog."""
+        shown = self._published
+        return {entry["name"]: entry["reason"] for entry in shown.excluded_tools} if shown is not None else {}
+
     @property
     def alarm(self) -> bool:
         """The sidebar badge: breaking or warning drift, or a broken approval, in the last refresh."""

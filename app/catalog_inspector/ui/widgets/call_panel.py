@@ -13,6 +13,10 @@ When the server asks for input during the call, its question is shown in place o
 the result (`inputRequestPanel`), and every round of questions and answers is listed
 (`callRounds`). A re-run gives the answers the call was given; "Copy as command"
 writes them to an answers file for the `call` command.
+
+A tool conforming 2026-07-28 clients exclude (an invalid `x-mcp-header` annotation)
+says so (`callExcluded`) and is sent only with "Send even though conforming clients
+exclude it" ticked (`sendExcluded`), like invalid arguments.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFrame,
@@ -37,7 +42,7 @@ from PySide6.QtWidgets import (
 
 from catalog_inspector.core.calls import Validation
 from catalog_inspector.core.text import visible
-from catalog_inspector.ui.presenters.call import CallPresenter, confirmation_question
+from catalog_inspector.ui.presenters.call import SEND_EXCLUDED, CallPresenter, confirmation_question
 from catalog_inspector.ui.presenters.checks import Checks
 from catalog_inspector.ui.widgets.call_arguments import ArgumentsEditor
 from catalog_inspector.ui.widgets.call_form import CallForm
@@ -127,6 +132,19 @@ class CallPanel(QWidget):
         self.editor.changed.connect(self._on_editor_changed)
         self.editor.edited.connect(self._on_editor_edited)
 
+        self.excluded_bar = QFrame(self)
+        self.excluded_bar.setObjectName("callExcluded")
+        self.excluded_bar.setStyleSheet("QFrame#callExcluded { background: #fdecea; border: 1px solid #e57373; }")
+        self.excluded_text = plain_label("callExcludedText", self.excluded_bar)
+        self.excluded_text.setWordWrap(True)
+        self.send_excluded = QCheckBox(SEND_EXCLUDED, self.excluded_bar)
+        self.send_excluded.setObjectName("sendExcluded")
+        self.send_excluded.toggled.connect(self._on_send_excluded_toggled)
+        excluded_layout = QVBoxLayout(self.excluded_bar)
+        excluded_layout.addWidget(self.excluded_text)
+        excluded_layout.addWidget(self.send_excluded)
+        self.excluded_bar.hide()
+
         self.confirm_bar = QFrame(self)
         self.confirm_bar.setObjectName("callConfirmation")
         self.confirm_bar.setStyleSheet("QFrame#callConfirmation { background: #fff3e0; border: 1px solid #e0b070; }")
@@ -170,6 +188,7 @@ class CallPanel(QWidget):
         upper_layout.setContentsMargins(0, 0, 0, 0)
         upper_layout.addLayout(top)
         upper_layout.addLayout(sets_row)
+        upper_layout.addWidget(self.excluded_bar)
         upper_layout.addWidget(self.editor, 1)
         upper_layout.addWidget(self.confirm_bar)
         answer = QWidget(self)
@@ -277,6 +296,10 @@ class CallPanel(QWidget):
             )
         self._update_actions()
 
+    def _on_send_excluded_toggled(self, checked: bool) -> None:
+        if self.presenter is not None:
+            self.presenter.allow_excluded(checked)
+
     def _on_editor_edited(self, arguments: Any) -> None:
         if self.presenter is not None:
             self.presenter.remember(arguments)
@@ -335,14 +358,27 @@ class CallPanel(QWidget):
             badges = "read-only" if confirmation_question(tool) is None else "not read-only: asks before its first call"
             self.tool_label.setText(f"Tool: {name} ({badges})")
             self.editor.show_schema(tool.get("inputSchema"))
+        self._show_excluded()
         self._on_presenter_sets_changed()
+
+    def _show_excluded(self) -> None:
+        reason = self.presenter.excluded_reason if self.presenter is not None else None
+        self.excluded_bar.setVisible(reason is not None)
+        if reason is not None:
+            self.excluded_text.setText(
+                f"⊘ Conforming 2026-07-28 clients must not call this tool: {visible(reason, 300)}. "
+                "It is kept here so you can test the server with it."
+            )
+        self.send_excluded.blockSignals(True)
+        self.send_excluded.setChecked(self.presenter is not None and self.presenter.send_excluded)
+        self.send_excluded.blockSignals(False)
 
     def _update_actions(self) -> None:
         presenter = self.presenter
         self.send_button.setEnabled(presenter is not None and presenter.can_send)
-        self.send_button.setText(
-            "Send anyway" if self.editor.invalid and self.editor.send_anyway.isChecked() else "Send"
-        )
+        anyway = self.editor.invalid and self.editor.send_anyway.isChecked()
+        excluded = presenter is not None and presenter.send_excluded and presenter.excluded_reason is not None
+        self.send_button.setText("Send anyway" if anyway or excluded else "Send")
         self.cancel_button.setEnabled(presenter is not None and presenter.answer.ticket is not None)
         record = self.history.selected_record()
         self.rerun_button.setEnabled(record is not None and record.kind == "tool" and not record.arguments_cut)

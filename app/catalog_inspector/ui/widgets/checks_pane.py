@@ -1,8 +1,9 @@
-"""The reach tab: what a first-page-only host misses, and tool names that collide across servers."""
+"""The reach tab: what a first-page-only host misses, what a conforming 2026-07-28 client drops, and tool
+names that collide across servers."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -24,6 +25,7 @@ from catalog_inspector.ui.widgets.tables import compact_table
 __all__ = ["ChecksPane"]
 
 COLLISION_ROWS = 2_000  # table items are made on the GUI thread: bounded, whatever two big catalogs share
+EXCLUDED_ROWS = 2_000  # the same bound for the tools a conforming client drops
 
 
 class ChecksPane(QWidget):
@@ -32,6 +34,8 @@ class ChecksPane(QWidget):
     Attributes:
         first_page_summary, first_page_view: the selected server's tools a host that
             ignores `nextCursor` never sees (`firstPageSummary`, `firstPageView`).
+        excluded_summary, excluded_view: the selected server's tools conforming 2026-07-28 clients exclude
+            (an invalid `x-mcp-header` annotation), with why (`excludedSummary`, `excludedView`).
         collisions_view: tool names more than one configured server offers (`collisionsView`).
     """
 
@@ -46,6 +50,13 @@ class ChecksPane(QWidget):
         compact_table(self.first_page_view, QAbstractItemView.SelectionBehavior.SelectRows)
         self.first_page_view.horizontalHeader().setVisible(False)
         self.first_page_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.excluded_summary = plain_label("excludedSummary", self)
+        self.excluded_view = QTableWidget(0, 2, self)
+        self.excluded_view.setObjectName("excludedView")
+        self.excluded_view.setHorizontalHeaderLabels(["Tool name", "Why conforming clients drop it"])
+        self.excluded_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        compact_table(self.excluded_view, QAbstractItemView.SelectionBehavior.SelectRows)
+        self.excluded_view.setColumnWidth(0, 200)
         self.collisions_summary = plain_label("collisionsSummary", self)
         self.collisions_view = QTableWidget(0, 2, self)
         self.collisions_view.setObjectName("collisionsView")
@@ -55,11 +66,19 @@ class ChecksPane(QWidget):
         self.collisions_view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         compact_table(self.collisions_view, QAbstractItemView.SelectionBehavior.SelectRows)
         self.collisions_view.setColumnWidth(0, 220)
-        top = QWidget(self)
-        top_layout = QVBoxLayout(top)
-        top_layout.setContentsMargins(0, 0, 0, 0)
-        top_layout.addWidget(self.first_page_summary)
-        top_layout.addWidget(self.first_page_view, 1)
+        reach = QWidget(self)
+        reach_layout = QVBoxLayout(reach)
+        reach_layout.setContentsMargins(0, 0, 0, 0)
+        reach_layout.addWidget(self.first_page_summary)
+        reach_layout.addWidget(self.first_page_view, 1)
+        dropped = QWidget(self)
+        dropped_layout = QVBoxLayout(dropped)
+        dropped_layout.setContentsMargins(0, 0, 0, 0)
+        dropped_layout.addWidget(self.excluded_summary)
+        dropped_layout.addWidget(self.excluded_view, 1)
+        top = QSplitter(Qt.Orientation.Horizontal, self)
+        top.addWidget(reach)
+        top.addWidget(dropped)
         bottom = QWidget(self)
         bottom_layout = QVBoxLayout(bottom)
         bottom_layout.setContentsMargins(0, 0, 0, 0)
@@ -72,6 +91,7 @@ class ChecksPane(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(split)
         self.show_first_page(None)
+        self.show_excluded(None)
         self.show_collisions({})
 
     def show_first_page(self, reach: FirstPage | None) -> None:
@@ -84,6 +104,26 @@ class ChecksPane(QWidget):
             text += " These are the ones it never sees:"
         self.first_page_summary.setText(text)
         self.hidden_model.set_names(reach.hidden)
+
+    def show_excluded(self, excluded: Sequence[Mapping[str, str]] | None) -> None:
+        """The snapshot's `excluded_tools` (None: no catalog yet)."""
+        rows = list(excluded or ())
+        if excluded is None:
+            self.excluded_summary.setText("No catalog yet: nothing to say about tools conforming clients drop.")
+        elif not rows:
+            self.excluded_summary.setText("No tool is excluded by conforming 2026-07-28 clients.")
+        else:
+            shown = f" (the first {EXCLUDED_ROWS:,} shown)" if len(rows) > EXCLUDED_ROWS else ""
+            self.excluded_summary.setText(
+                f"{len(rows):,} tool{'s' if len(rows) != 1 else ''} conforming 2026-07-28 clients exclude "
+                f"(an invalid x-mcp-header annotation): such a host never offers {'them' if len(rows) != 1 else 'it'}"
+                f"{shown}:"
+            )
+            rows = rows[:EXCLUDED_ROWS]
+        self.excluded_view.setRowCount(len(rows))
+        for row, entry in enumerate(rows):
+            self.excluded_view.setItem(row, 0, QTableWidgetItem(visible(str(entry.get("name", "")), 300)))
+            self.excluded_view.setItem(row, 1, QTableWidgetItem(visible(str(entry.get("reason", "")), 300)))
 
     def show_collisions(self, collisions: Mapping[str, tuple[str, ...]]) -> None:
         names = sorted(collisions)

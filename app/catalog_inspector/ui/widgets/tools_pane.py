@@ -76,6 +76,7 @@ class ToolsPane(QWidget):
         self._detail_tool: dict[str, Any] | None = None  # the tool the detail shows
         self._marks: tuple[dict[str, str], frozenset[str]] = ({}, frozenset())
         self._linted: dict[str, str] = {}
+        self._excluded: dict[str, str] = {}
         self.given = 0  # rows in the latest catalog given (ghosts included)
         self.filter = QLineEdit(self)
         self.filter.setObjectName("toolFilter")
@@ -152,11 +153,12 @@ class ToolsPane(QWidget):
         else:
             QTimer.singleShot(0, self, self._plan_step)
 
-    def set_lint(self, linted: dict[str, str]) -> None:
-        """Tools whose schemas a strict host would reject (name → words), marked in the Annotations column."""
-        self._linted = dict(linted)
+    def set_lint(self, linted: dict[str, str], excluded: dict[str, str] | None = None) -> None:
+        """Tools whose schemas a strict host would reject (name → words) and those conforming 2026-07-28 clients
+        exclude (name → why), marked in the Annotations column."""
+        self._linted, self._excluded = dict(linted), dict(excluded or {})
         if not self.planning:
-            self.model.set_marks(*self._marks, self._linted)
+            self.model.set_marks(*self._marks, self._linted, self._excluded)
 
     @property
     def marks(self) -> tuple[dict[str, str], frozenset[str]]:
@@ -178,7 +180,7 @@ class ToolsPane(QWidget):
             return
         self._planner = None
         self.model.apply(planner)
-        self.model.set_marks(*self._marks, self._linted)
+        self.model.set_marks(*self._marks, self._linted, self._excluded)
         self._expanded = {name for name in self._expanded if self.model.has_tool(name)}
         # The rows in view read whole; with a schema open, columns only widen (its deep keys may be out of view).
         fit_tree_columns(self.tree, grow_only=bool(self._expanded))
