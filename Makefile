@@ -58,7 +58,7 @@ mutation: $(VENV)/.installed-mutation
 	@echo "Not killed:"
 	@grep -v -E ': (killed|timeout|not checked)$$' $(MUTATION_DIR)/results.txt || echo "  none"
 
-# `make conformance`: the MCP conformance suite's client auth scenarios (auth/*) against the CLI.
+# `make conformance`: the MCP conformance suite's client scenarios (auth/*, calls, headers, schemas) against the CLI.
 # npm installs Node 22 and the suite into .conformance/ the first time (network needed once); not in `make test`.
 # 0.1.16 (npm "latest") fails auth/2025-03-26-oauth-metadata-backcompat against SDK 2.3. SCENARIOS='…' narrows.
 CONF_DIR := .conformance

@@ -123,7 +123,9 @@ class ChecksPane(QWidget):
         self.excluded_view.setRowCount(len(rows))
         for row, entry in enumerate(rows):
             self.excluded_view.setItem(row, 0, QTableWidgetItem(visible(str(entry.get("name", "")), 300)))
-            self.excluded_view.setItem(row, 1, QTableWidgetItem(visible(str(entry.get("reason", "")), 300)))
+            reason = QTableWidgetItem(visible(str(entry.get("reason", "")), 300))
+            reason.setToolTip(reason.text())  # the SDK's reason quotes the annotation: often wider than the column
+            self.excluded_view.setItem(row, 1, reason)
 
     def show_collisions(self, collisions: Mapping[str, tuple[str, ...]]) -> None:
         names = sorted(collisions)
