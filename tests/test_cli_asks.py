@@ -86,6 +86,8 @@ def test_a_url_elicitation_required_error_names_the_page_to_open() -> None:
     assert doc["error"] == {
         "message": "URL elicitation required (the page to open: https://authorize.example.invalid/connect?request=demo-asks)",
         "code": -32042,
+        "code_name": "url_elicitation_required",
+        "code_text": "JSON-RPC -32042 (URL elicitation required)",
     }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,7 @@ import pytest
 
 from catalog_inspector.demo.server import CALL_CRASH_EXIT, CALL_ERROR_CODE, CALL_ERROR_MESSAGE
 from tests.cli_runner import run_cli
-from tests.helpers import assert_all_gone, http_demo, pids_in
+from tests.helpers import ROOT, assert_all_gone, http_demo, pids_in
 from tests.test_cli import demo
 
 DOC_KEYS = {
@@ -31,7 +32,7 @@ PROBLEM_KEYS = {"path", "message", "keyword"}
 
 def call(*args: str, stdin: str | None = None, timeout: float = 60) -> tuple[int, dict[str, Any] | None, str]:
     """Run `call ARGS…`; the exit code, the document (None when stdout is empty) and stderr."""
-    proc = run_cli("call", *args, timeout=timeout, stdin=None if stdin is None else stdin.encode())
+    proc = run_cli("call", *args, timeout=timeout, stdin=None if stdin is None else stdin.encode(), cwd=ROOT)
     document = json.loads(proc.stdout) if proc.stdout.strip() else None
     if document is not None:
         assert set(document) == DOC_KEYS, "exactly the documented keys, whatever the outcome"
@@ -142,9 +143,61 @@ def test_a_jsonrpc_error_keeps_the_servers_code_and_message_and_exits_1(pidfile:
     code, doc, stderr = call("echo", "--args", '{"text": "a"}', *server(pidfile, "normal", "--call-fail", "jsonrpc"))
     assert code == 1 and doc is not None
     assert doc["outcome"] == "jsonrpc_error" and doc["sent"] is True and doc["result"] is None
-    assert doc["error"] == {"message": CALL_ERROR_MESSAGE, "code": CALL_ERROR_CODE}
-    assert stderr.strip() == f"jsonrpc_error: echo: {CALL_ERROR_MESSAGE} (code {CALL_ERROR_CODE})"
+    named = "JSON-RPC -32042 (URL elicitation required, yet the error names no page to visit)"
+    assert doc["error"] == {
+        "message": CALL_ERROR_MESSAGE,
+        "code": CALL_ERROR_CODE,
+        "code_name": "url_elicitation_required",
+        "code_text": named,
+    }
+    assert stderr.strip() == f"jsonrpc_error: echo: {named}: {CALL_ERROR_MESSAGE}"
     assert_all_gone(pids_in(pidfile))
+
+
+NAMED_ERRORS = ["--", sys.executable, "-m", "tests.fixtures.named_errors_server"]
+
+
+@pytest.mark.parametrize(
+    ("tool", "name", "text"),
+    [
+        (
+            "needs_form",
+            "missing_required_client_capability",
+            "JSON-RPC -32021 (the client lacks a capability the server requires: form elicitation)",
+        ),
+        ("vanished", "unknown_tool", "JSON-RPC -32602 (unknown tool)"),
+        ("bad_args", "invalid_params", "JSON-RPC -32602 (invalid params)"),
+    ],
+)
+def test_a_jsonrpc_error_names_its_code_in_the_document_and_the_summary_line(tool: str, name: str, text: str) -> None:
+    code, doc, stderr = call(tool, "--", *NAMED_ERRORS[1:], "--refuse-discover")
+    assert code == 1 and doc is not None and doc["outcome"] == "jsonrpc_error"
+    error = doc["error"]
+    assert (error["code_name"], error["code_text"]) == (name, text)
+    assert error["code"] == int(text.split()[1]), "the number stays where scripts read it"
+    assert stderr.strip() == f"jsonrpc_error: {tool}: {text}: {error['message']}"
+
+
+def test_hostile_capability_data_is_named_bounded_and_visible() -> None:
+    code, doc, stderr = call("hostile_capability", *NAMED_ERRORS)
+    assert code == 1 and doc is not None
+    text = doc["error"]["code_text"]
+    assert text.startswith("JSON-RPC -32021 (the client lacks a capability the server requires: \\u202eevil")
+    assert text.endswith("more))") and len(text) < 1000
+    assert "\u202e" not in stderr and "\\u202eevil" in stderr, "hidden characters are written out"
+    assert len(stderr) < 2000
+
+
+def test_a_catalog_refused_with_a_code_names_it_on_the_snapshots_line() -> None:
+    proc = run_cli("snapshot", *NAMED_ERRORS, "--list-error", "-32022", cwd=ROOT)
+    assert proc.returncode != 0
+    line = proc.stderr.strip()
+    assert line.startswith(
+        "failed: server_error (tools, page 0): "
+        "JSON-RPC -32022 (unsupported protocol version; the server supports 2025-11-25): "
+    )
+    document = json.loads(proc.stdout)
+    assert document["pages"][0]["offence"]["jsonrpc"]["name"] == "unsupported_protocol_version"
 
 
 def test_a_call_without_an_answer_times_out_and_exits_4(pidfile: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shlex
 import socket
+import sys
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt
@@ -18,10 +19,10 @@ from catalog_inspector.ui.main_window import MainWindow
 from catalog_inspector.ui.presenters import Banner
 from catalog_inspector.ui.widgets.labels import ElidedLabel
 from catalog_inspector.ui.widgets.status_banner import StatusBanner
-from tests.helpers import demo_spec, http_demo
+from tests.helpers import ROOT, demo_spec, http_demo
 from tests.ui.conftest import Harness, wait_for
 
-TITLE = "Failed: The server answered with an error on page 1 of tools (JSON-RPC error -32603)"
+TITLE = "Failed: The server answered with an error on page 1 of tools — JSON-RPC -32603 (internal error)"
 HOSTILE = "upstream <b>bold</b> said \u202e" + "x" * 300 + " the end"
 
 
@@ -62,6 +63,18 @@ def test_a_servers_error_reads_as_one_title_and_its_own_words_once(harness: Harn
     assert detail.height() < 2 * line and title.height() < 2 * line, "one line each, never wrapped"
     assert more.isVisible(), "a line beyond the detail is there to be seen"
     assert {label.textFormat() for label in (title, detail, whole)} == {Qt.TextFormat.PlainText}
+
+
+def test_a_refusal_with_a_code_the_spec_defines_is_named_in_the_title_with_its_data(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
+    args = ("-m", "tests.fixtures.named_errors_server", "--list-error", "-32022")
+    window = harness.window([ServerSpec(name="named", command=sys.executable, args=args, cwd=str(ROOT))])
+    wait_for(qtbot, lambda: failed(window))
+    title, detail, _whole, _more = parts(window)
+    assert title.text() == (
+        "Failed: The server answered with an error on page 0 of tools — "
+        "JSON-RPC -32022 (unsupported protocol version; the server supports 2025-11-25)"
+    )
+    assert detail.text() == "the catalog is not available", "the server's own words under it"
 
 
 def test_a_long_detail_is_cut_to_the_width_and_cut_again_on_resize(qtbot) -> None:  # type: ignore[no-untyped-def]

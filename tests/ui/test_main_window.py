@@ -96,7 +96,9 @@ def test_retry_after_the_server_recovers_shows_the_new_catalog(harness: Harness,
     supervisor = window.current.supervisor if window.current is not None else None
     assert supervisor is not None
     wait_for(qtbot, lambda: supervisor.state is ServerState.FAILED)
-    assert "The server answered with an error on page 1 of tools (JSON-RPC error -32603)" in banner_text(window)
+    assert "The server answered with an error on page 1 of tools — JSON-RPC -32603 (internal error)" in banner_text(
+        window
+    )
     assert "No catalog has been accepted" in banner_text(window)
     assert names_in_tree(window) == []
     retry = window.findChild(QPushButton, "retryButton")

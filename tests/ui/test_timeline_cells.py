@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush, QFont, QFontMetrics
@@ -9,6 +11,7 @@ from PySide6.QtWidgets import QLabel, QListView, QTableView
 
 from catalog_inspector.core.catalog import Offence as CarriedOffence
 from catalog_inspector.core.catalog import PageRecord
+from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.errors import ErrorKind
 from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.main_window import MainWindow
@@ -23,7 +26,7 @@ from catalog_inspector.ui.models.timeline import (
 )
 from catalog_inspector.ui.presenters import Walk
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel, cell_text_width
-from tests.helpers import demo_spec
+from tests.helpers import ROOT, demo_spec
 from tests.ui.conftest import Harness, wait_for
 
 
@@ -98,6 +101,27 @@ def test_a_duplicate_reads_whole_and_its_name_is_marked_on_both_pages(harness: H
     assert first.data(Qt.ItemDataRole.BackgroundRole).color().name() == RELATED_BACKGROUND
     view.setCurrentIndex(pages.index(1, 0))
     assert label.text() == "Page 1 held no names" and names.rowCount() == 0
+
+
+def named_errors_spec(*extra: str) -> ServerSpec:
+    args = ("-m", "tests.fixtures.named_errors_server", *extra)
+    return ServerSpec(name="named", command=sys.executable, args=args, cwd=str(ROOT))
+
+
+def test_a_page_refused_with_a_code_names_it_in_its_cell_and_says_its_data_in_the_tooltip(
+    harness: Harness, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    window = harness.window([named_errors_spec("--list-error", "-32022")])
+    supervisor = window.current.supervisor if window.current is not None else None
+    assert supervisor is not None
+    wait_for(qtbot, lambda: supervisor.state is ServerState.FAILED)
+    view = window.findChild(QTableView, "pageTimeline")
+    outcome = view.model().index(0, OUTCOME)
+    assert outcome.data() == "JSON-RPC -32022: unsupported protocol version"
+    assert_reads_whole(view, outcome)
+    full = "The server answered with an error: JSON-RPC -32022 (unsupported protocol version; the server supports 2025-11-25)"
+    assert outcome.data(Role.FULL_TEXT) == full
+    assert "the server supports 2025-11-25" in outcome.data(Qt.ItemDataRole.ToolTipRole)
 
 
 def test_a_repeated_cursor_reads_whole_and_says_which_page_it_was_sent_for(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]

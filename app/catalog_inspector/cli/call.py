@@ -367,8 +367,8 @@ def summary_line(report: CallReport) -> str | None:
         else:
             what = "the result breaks the output schema: " + _first_problem(report.output_errors)
     elif report.error is not None:
-        code = f" (code {report.error.code})" if report.error.code is not None else ""
-        what = report.error.message + code
+        named = report.error.named  # first: it stays when the line is cut
+        what = f"{named.text}: {report.error.message}" if named is not None else report.error.message
     else:
         what = str(report.outcome).replace("_", " ")
     step = _auth_step(report)

@@ -30,6 +30,7 @@ from catalog_inspector.core.errors import (
     AUTH_STEPS,
     ErrorKind,
     auth_step,
+    code_words,
     stderr_lines,
     transport_hint,
 )
@@ -76,7 +77,9 @@ def summary_line(snapshot: Snapshot) -> str | None:
     step = auth_step(error)
     if step is not None:
         where = f" ({step} step: {AUTH_STEPS[step]})"
-    line = f"{snapshot.status}: {error.kind}{where}: {visible(error.message, MESSAGE_LIMIT)}"
+    named = code_words(error)
+    code = f"{named.text}: " if named is not None else ""
+    line = f"{snapshot.status}: {error.kind}{where}: {code}{visible(error.message, MESSAGE_LIMIT)}"
     hint = transport_hint(error, app=False)
     if hint:
         line += f"; {hint}"

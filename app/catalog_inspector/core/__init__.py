@@ -15,10 +15,11 @@ core's shared modules):
 - `session`: one live connection: connect, walk, send requests raw, the worker.
 
 Shared modules, the floor every room stands on: `errors` (the kinds of failure and
-the exception tree), `text` (untrusted text made safe to show), `files` (safe
-writes), `paths` (where files live), `redact` (secrets left out), `pointer` (JSON
-pointers), `launch` (our own helper processes' command lines) and `processes`
-(server process trees found and killed).
+the exception tree), `jsonrpc_codes` (the JSON-RPC codes the spec defines, by name),
+`text` (untrusted text made safe to show), `files` (safe writes), `paths` (where
+files live), `redact` (secrets left out), `pointer` (JSON pointers), `launch` (our
+own helper processes' command lines) and `processes` (server process trees found
+and killed).
 
 Nothing here imports Qt, the runtime or the UI (`tests/core/test_layers.py`).
 """

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from catalog_inspector.core.jsonrpc_codes import Named, named_code
 from catalog_inspector.core.text import visible
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "WalkFailed",
     "WalkRejected",
     "auth_step",
+    "code_words",
     "leaves",
     "make_error",
     "outcome_text",
@@ -209,6 +211,14 @@ def _rejection_words(info: ErrorInfo) -> str:
     if info.kind is ErrorKind.ITEM_LIMIT and counts:
         return f"{budget:,} items allowed; {value:,} by the end of this page"
     return ""
+
+
+def code_words(info: ErrorInfo) -> Named | None:
+    """The error's JSON-RPC code said by the one table (`core.jsonrpc_codes`), with its data's details; None without
+    a code. Everyone who shows a code says it this way, never as the bare number."""
+    if info.code is None:
+        return None
+    return named_code(info.code, info.details.get("message"), info.details.get("data"))
 
 
 def transport_hint(info: ErrorInfo, app: bool) -> str:

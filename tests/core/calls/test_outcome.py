@@ -52,7 +52,24 @@ def test_errors_stop_at_the_layer_of_their_kind_size_auth_and_bugs_are_not_conne
 def test_a_summary_line_starts_with_the_outcomes_heading_and_names_the_json_rpc_code() -> None:
     error = ErrorInfo(ErrorKind.SERVER_ERROR, "nope", code=-32042)
     line = CallOutcome("server_error", error=error).summary()
-    assert line.startswith(Outcome.JSONRPC_ERROR.heading) and "(JSON-RPC error -32042): nope" in line
+    assert line.startswith(Outcome.JSONRPC_ERROR.heading)
+    assert " — JSON-RPC -32042 (URL elicitation required, yet the error names no page to visit): nope" in line
+
+
+def test_a_summary_line_names_the_code_with_its_data_and_says_the_servers_own_message_once() -> None:
+    data = {"requiredCapabilities": {"elicitation": {"form": {}}}}
+    details = {"code": -32021, "message": "Client did not declare form", "data": data}
+    error = ErrorInfo(
+        ErrorKind.SERVER_ERROR,
+        "the server answered with an error: Client did not declare form",
+        code=-32021,
+        details=details,
+    )
+    line = CallOutcome("server_error", error=error).summary()
+    assert line == (
+        f"{Outcome.JSONRPC_ERROR.heading} — JSON-RPC -32021 (the client lacks a capability the server requires: "
+        "form elicitation): Client did not declare form"
+    )
 
 
 def test_histories_written_with_layer_words_are_read_as_the_outcomes_they_mean() -> None:

@@ -15,6 +15,7 @@ import pytest
 from catalog_inspector.core.catalog import LIST_KINDS, Fetched, Offence, PageRecord, Timeline, enumerator, walk_list
 from catalog_inspector.core.config import Limits
 from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind, WalkFailed, WalkRejected, make_error
+from catalog_inspector.core.jsonrpc_codes import Named
 
 pytestmark = pytest.mark.anyio
 
@@ -246,12 +247,23 @@ async def test_a_malformed_page_of_another_list_names_that_lists_key() -> None:
 
 
 async def test_a_failed_request_keeps_its_kind_and_type_and_gains_the_page_it_was_for() -> None:
-    cause = make_error(ErrorKind.SERVER_ERROR, "bad cursor", None, -32602, {"code": -32602})
+    details = {"code": -32602, "message": "Invalid cursor"}
+    cause = make_error(ErrorKind.SERVER_ERROR, "bad cursor", None, -32602, details)
     error, timeline = await rejected(Script(page("a", next_cursor="c1"), cause))
     assert type(error) is WalkFailed and error.__cause__ is cause
-    assert error.info == ErrorInfo(ErrorKind.SERVER_ERROR, "bad cursor", 1, -32602, details={"code": -32602})
-    assert timeline.pages[-1] == PageRecord(1, "c1", None, 0, (), 0, STEP_MS, "server_error")
+    assert error.info == ErrorInfo(ErrorKind.SERVER_ERROR, "bad cursor", 1, -32602, details=details)
+    named = Named(
+        -32602, "invalid_cursor", "invalid cursor", "JSON-RPC -32602 (invalid params: the cursor is invalid or expired)"
+    )
+    offence = Offence(jsonrpc=named)  # the code by name, for the timeline
+    assert timeline.pages[-1] == PageRecord(1, "c1", None, 0, (), 0, STEP_MS, "server_error", offence)
     assert timeline.in_flight is None
+
+
+async def test_a_request_that_fails_without_a_code_carries_no_offence() -> None:
+    cause = make_error(ErrorKind.TIMEOUT, "late", None)
+    _, timeline = await rejected(Script(page("a", next_cursor="c1"), cause))
+    assert timeline.pages[-1] == PageRecord(1, "c1", None, 0, (), 0, STEP_MS, "timeout")
 
 
 async def test_a_request_cut_off_from_outside_stays_in_flight_until_the_timeline_records_it() -> None:

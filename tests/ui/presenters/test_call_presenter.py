@@ -6,15 +6,17 @@ window's checks, and passes their answer on, as `CallArguments` and `CallPanel` 
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
 from catalog_inspector.core.calls import CallRecord, Failure, Validation
+from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind
 from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.presenters import AppPresenter, CallPresenter
 from catalog_inspector.ui.presenters.call import confirmation_question
-from tests.helpers import demo_spec
+from tests.helpers import ROOT, demo_spec
 from tests.ui.presenters.conftest import WAIT, Rig
 
 
@@ -194,6 +196,29 @@ def test_a_refused_call_says_jsonrpc_error_as_the_cli_does(rig: Rig, qtbot: Any)
     answered(qtbot, call)
     assert (call.answer.layer, call.answer.outcome_word, call.answer.result) == ("server_error", "jsonrpc_error", None)
     assert call.answer.outcome_text.startswith("JSON-RPC error")
+
+
+def test_a_refused_call_names_its_code_with_the_data_in_the_call_tab_and_the_history(rig: Rig, qtbot: Any) -> None:
+    spec = ServerSpec(
+        name="a", command=sys.executable, args=("-m", "tests.fixtures.named_errors_server"), cwd=str(ROOT)
+    )
+    app = rig.app([spec])
+    call = rig.shown(app, "a").call
+    named = "JSON-RPC -32021 (the client lacks a capability the server requires: form elicitation)"
+    for name, said in (
+        ("needs_form", named),
+        ("vanished", "JSON-RPC -32602 (unknown tool): Unknown tool: vanished"),
+        ("bad_args", "JSON-RPC -32602 (invalid params): Invalid arguments for tool bad_args"),
+    ):
+        call.set_tool(tool(call, name))
+        check(qtbot, app, call, {})
+        with qtbot.waitSignal(call.history_changed, timeout=WAIT):
+            assert call.send()
+        answered(qtbot, call)
+        assert call.answer.outcome_word == "jsonrpc_error"
+        assert call.answer.outcome_text.startswith(f"JSON-RPC error: the server refused the request — {said}")
+        assert said in call.history[-1].summary
+    assert "the server answered with an error" not in call.answer.outcome_text, "the heading says it once"
 
 
 def test_each_round_is_kept_and_a_kept_one_runs_again_once_its_arguments_pass(rig: Rig, qtbot: Any) -> None:

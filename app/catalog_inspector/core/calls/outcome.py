@@ -31,7 +31,7 @@ from typing import Any, Literal
 from catalog_inspector.core.calls.asking import Round
 from catalog_inspector.core.calls.validation import ResultVerdict, check_result
 from catalog_inspector.core.catalog import Snapshot
-from catalog_inspector.core.errors import ErrorInfo, ErrorKind
+from catalog_inspector.core.errors import ErrorInfo, ErrorKind, code_words, reason
 from catalog_inspector.core.text import visible
 
 __all__ = [
@@ -248,11 +248,14 @@ class CallOutcome:
         return outcome_of(self.layer, self.verdict, self.unanswered)
 
     def summary(self) -> str:
-        """One line of words: the outcome's heading, and the error (with its JSON-RPC code) or the verdict."""
+        """One line of words: the outcome's heading, and the error (its JSON-RPC code by name) or the verdict."""
         heading = self.outcome.heading
         if self.error is not None:
-            code = f" (JSON-RPC error {self.error.code})" if self.error.code is not None else ""
-            return f"{heading}{code}: {visible(self.error.message, SUMMARY_LIMIT)}"
+            said = code_words(self.error)
+            code = f" — {said.text}" if said is not None else ""
+            # A JSON-RPC error's own message: the heading already says the server answered with an error.
+            message = reason(self.error) if self.error.kind is ErrorKind.SERVER_ERROR else self.error.message
+            return f"{heading}{code}: {visible(message, SUMMARY_LIMIT)}"
         if self.verdict is not None and self.verdict.verdict not in (*CLEAN_VERDICTS, "tool_error"):
             return f"{heading}; output: {self.verdict.verdict.replace('_', ' ')}"
         return heading

@@ -15,7 +15,8 @@ why (`bad_schema`, `unresolvable_ref`, `too_large`, `missing_structured_content`
 …): never a JSON Schema keyword, so a script can tell them apart.
 
 `error` says in words why the call did not succeed: the tool's own error
-text, the JSON-RPC error (the server's message and code), the timeout, the
+text, the JSON-RPC error (the server's message and code, and the code by name:
+`code_name`, `code_text`, from `core.jsonrpc_codes`), the timeout, the
 lost connection, the malformed answer, the walk, what was not sent and why. It
 is null exactly when the outcome is `ok`.
 """
@@ -29,6 +30,7 @@ from catalog_inspector.core.calls.asking import Round, url_elicitations
 from catalog_inspector.core.calls.outcome import CLEAN_VERDICTS, OUTCOMES, CallOutcome, Outcome
 from catalog_inspector.core.calls.validation import FieldProblem, ResultVerdict, Validation
 from catalog_inspector.core.errors import ErrorInfo
+from catalog_inspector.core.jsonrpc_codes import Named, named_code
 from catalog_inspector.core.text import visible
 
 if TYPE_CHECKING:
@@ -66,8 +68,20 @@ class CallError:
     code: int | None = None
     details: dict[str, Any] = field(default_factory=dict, compare=False)
 
+    @property
+    def named(self) -> Named | None:
+        """The JSON-RPC code by name (`core.jsonrpc_codes`), with what the error's data says; None without a code."""
+        if self.code is None:
+            return None
+        return named_code(self.code, self.details.get("message"), self.details.get("data"))
+
     def to_json(self) -> dict[str, Any]:
-        return {"message": self.message, "code": self.code}
+        document: dict[str, Any] = {"message": self.message, "code": self.code}
+        named = self.named
+        if named is not None:  # added keys: scripts that read `code` read it as before
+            document["code_name"] = named.name
+            document["code_text"] = named.text
+        return document
 
 
 @dataclass(frozen=True)

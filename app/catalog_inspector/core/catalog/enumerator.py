@@ -110,7 +110,8 @@ async def walk_list(kind: ListKind, fetch: PageFetcher, limits: Limits, timeline
         try:
             fetched = await fetch(cursor)
         except CatalogError as exc:
-            timeline.add(PageRecord(index, cursor, None, 0, (), 0, (time.perf_counter() - start) * 1000, str(exc.kind)))
+            latency = (time.perf_counter() - start) * 1000
+            timeline.add(PageRecord(index, cursor, None, 0, (), 0, latency, str(exc.kind), offence_of(exc.info)))
             raise type(exc)(replace(exc.info, page=index)) from exc
         latency = (time.perf_counter() - start) * 1000
         raw, size = fetched.result, fetched.size

@@ -17,7 +17,8 @@ from datetime import UTC, datetime
 from typing import IO, Any, Literal
 
 from catalog_inspector.core.catalog.lists import LIST_NAMES
-from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind
+from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind, code_words
+from catalog_inspector.core.jsonrpc_codes import Named
 
 __all__ = [
     "Offence",
@@ -48,24 +49,34 @@ class Offence:
         name: the key seen twice (duplicate_name), else None.
         first_page: the page that held the key's first copy (duplicate_name), or the page the repeated
             cursor was first sent for (cursor_repeated).
+        jsonrpc: the JSON-RPC error's code by name (server_error), else None.
     """
 
     name: str | None = None
     first_page: int | None = None
+    jsonrpc: Named | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "first_page": self.first_page}
+        document: dict[str, Any] = {"name": self.name, "first_page": self.first_page}
+        if self.jsonrpc is not None:
+            document["jsonrpc"] = self.jsonrpc.to_json()
+        return document
 
     @classmethod
     def from_json(cls, data: Any) -> Offence | None:
         if not isinstance(data, dict):
             return None
         name, first = data.get("name"), data.get("first_page")
-        return cls(name if isinstance(name, str) else None, first if isinstance(first, int) else None)
+        return cls(
+            name if isinstance(name, str) else None,
+            first if isinstance(first, int) else None,
+            Named.from_json(data.get("jsonrpc")),
+        )
 
 
 def offence_of(error: ErrorInfo) -> Offence | None:
-    """The offence an enumerator's rule failure names in its details (None for kinds with nothing more to say)."""
+    """The offence a failure on a page names in its details: a rule's facts, a JSON-RPC code by name (None for
+    kinds with nothing more to say)."""
     details = error.details
     if error.kind is ErrorKind.DUPLICATE_NAME:
         pages = details.get("pages")
@@ -75,7 +86,8 @@ def offence_of(error: ErrorInfo) -> Offence | None:
     if error.kind is ErrorKind.CURSOR_REPEATED:
         requested = details.get("requested_page")
         return Offence(first_page=requested if isinstance(requested, int) else None)
-    return None
+    said = code_words(error) if error.kind is ErrorKind.SERVER_ERROR else None
+    return Offence(jsonrpc=said) if said is not None else None
 
 
 @dataclass(frozen=True)

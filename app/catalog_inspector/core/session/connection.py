@@ -33,6 +33,7 @@ from catalog_inspector import __version__
 from catalog_inspector.core.catalog import Fetched
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.errors import CatalogError, ErrorKind, leaves, make_error
+from catalog_inspector.core.jsonrpc_codes import named
 from catalog_inspector.core.oauth import InspectorOAuth, OAuthHooks, oauth_applies
 from catalog_inspector.core.session.asking import Asking, AskingDesk
 from catalog_inspector.core.session.clock import PausableClock
@@ -51,7 +52,7 @@ from catalog_inspector.core.transport import (
     bounded_stdio_client,
     classify,
     legacy_sse_client,
-    negotiate_auto,  # the SDK's discover-else-initialize policy
+    negotiate_auto_noting,  # the SDK's discover-else-initialize policy, and what its discover requests heard
     probe_request_id,
 )
 
@@ -239,14 +240,30 @@ async def _with_client(http: httpx2.AsyncClient, inner: AbstractAsyncContextMana
         yield streams
 
 
-async def _negotiate(session: ClientSession, spec: ServerSpec) -> None:
-    """The handshake of the entry's protocol era: discover else initialize (auto), or only one of them."""
+async def _negotiate(session: ClientSession, spec: ServerSpec, log: ServerLog) -> None:
+    """The handshake of the entry's protocol era: discover else initialize (auto), or only one of them.
+
+    A -32022 answer to discovery (the server names the versions it supports) is said in the log with what
+    followed: asked again at a version both speak, or fell back to `initialize`.
+    """
     if spec.protocol_era == "legacy":
         await session.initialize()
     elif spec.protocol_era == "modern":
         await session.discover()
     else:
-        await negotiate_auto(session)
+        attempts = await negotiate_auto_noting(session)
+        for index, attempt in enumerate(attempts):
+            refused = attempt.refused
+            if refused is None or refused.code != types.UNSUPPORTED_PROTOCOL_VERSION:
+                continue
+            if index + 1 < len(attempts):
+                then = f"asked again at {visible(attempts[index + 1].version, 64)}"
+            elif session.initialize_result is not None:
+                then = "fell back to initialize"
+            else:
+                continue
+            said = named(refused.code, refused.message, refused.data)
+            log.append(f"[mcp-catalog-inspector] server/discover was answered {said}: {then}")
 
 
 async def _listen_for_changes(stack: AsyncExitStack, session: ClientSession, log: ServerLog) -> None:
@@ -271,7 +288,9 @@ async def _listen_for_changes(stack: AsyncExitStack, session: ClientSession, log
             listen(session, tools_list_changed=tools, prompts_list_changed=prompts, resources_list_changed=resources)
         )
     except (MCPError, ListenNotSupportedError, TimeoutError) as exc:
-        log.append(f"[mcp-catalog-inspector] subscriptions/listen was refused ({exc}): list changes will not be heard")
+        said = named(exc.code, exc.message, exc.data) + ": " if isinstance(exc, MCPError) else ""
+        why = visible(f"{said}{exc}", 500)
+        log.append(f"[mcp-catalog-inspector] subscriptions/listen was refused ({why}): list changes will not be heard")
         return
     group = await stack.enter_async_context(anyio.create_task_group())
     stack.callback(group.cancel_scope.cancel)  # unwound first: the drain stops before the listen closes
@@ -362,7 +381,7 @@ async def connect(
                 completing.modern = lambda: session.protocol_version in MODERN_PROTOCOL_VERSIONS
                 clock.start()
                 with clock.scope:
-                    await _negotiate(session, spec)
+                    await _negotiate(session, spec, log)
                 if clock.scope.cancelled_caught:
                     raise TimeoutError
                 await _listen_for_changes(stack, session, log)

@@ -37,7 +37,9 @@ from catalog_inspector.core.transport.param_headers import (
     ParamHeaders,
 )
 from catalog_inspector.core.transport.sdk import (
+    DiscoverAttempt,
     negotiate_auto,
+    negotiate_auto_noting,
 )
 from catalog_inspector.core.transport.sizes import (
     RequestFaults,
@@ -54,6 +56,7 @@ __all__ = [
     "AUTH_CAP",
     "AUTH_STEP",
     "CompletingReadStream",
+    "DiscoverAttempt",
     "Faults",
     "MeteredHTTPTransport",
     "MeteredReadStream",
@@ -70,6 +73,7 @@ __all__ = [
     "http_status_error",
     "legacy_sse_client",
     "negotiate_auto",
+    "negotiate_auto_noting",
     "probe_request_id",
     "request_id_of",
 ]

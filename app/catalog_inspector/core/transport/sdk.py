@@ -3,7 +3,8 @@
 `mcp>=2.3,<3` promises only the SDK's public surface. What we take from behind it:
 
 - `negotiate_auto` (`mcp.client._probe`): the discover-else-initialize policy of the
-  SDK's `Client(mode="auto")`, which `ClientSession` does not offer on its own;
+  SDK's `Client(mode="auto")`, which `ClientSession` does not offer on its own; we
+  note the discover requests it sends (`negotiate_auto_noting`) to say why it fell back;
 - `request_within_origin` and `sse_within_origin` (`mcp.shared._httpx_utils`): the
   SDK's same-origin redirect rule for HTTP requests and event streams, which our
   legacy SSE client follows so that it refuses exactly what the SDK's would.
@@ -13,7 +14,53 @@
 
 from __future__ import annotations
 
-from mcp.client._probe import negotiate_auto
-from mcp.shared._httpx_utils import request_within_origin, sse_within_origin
+from dataclasses import dataclass
+from typing import Any, cast
 
-__all__ = ["negotiate_auto", "request_within_origin", "sse_within_origin"]
+from mcp.client._probe import negotiate_auto
+from mcp.client.session import ClientSession
+from mcp.shared._httpx_utils import request_within_origin, sse_within_origin
+from mcp.shared.exceptions import MCPError
+
+__all__ = ["DiscoverAttempt", "negotiate_auto", "negotiate_auto_noting", "request_within_origin", "sse_within_origin"]
+
+
+@dataclass(frozen=True)
+class DiscoverAttempt:
+    """One `server/discover` the SDK's policy sent: the version it proposed, and the JSON-RPC error that answered
+    it (None when it was answered with a result)."""
+
+    version: str
+    refused: MCPError | None = None
+
+
+class _Noting:
+    """The session as `negotiate_auto` sees it: every `server/discover` it sends is noted on its way.
+
+    The policy says nothing about why it fell back to `initialize` (a -32022 naming only
+    handshake-era versions, a -32601 from an older server, …); the person should hear it.
+    Everything else is the session itself.
+    """
+
+    def __init__(self, session: ClientSession) -> None:
+        self._session = session
+        self.attempts: list[DiscoverAttempt] = []
+
+    async def send_discover(self, version: str) -> dict[str, Any]:
+        try:
+            result = await self._session.send_discover(version)
+        except MCPError as exc:
+            self.attempts.append(DiscoverAttempt(version, exc))
+            raise
+        self.attempts.append(DiscoverAttempt(version))
+        return result
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._session, name)
+
+
+async def negotiate_auto_noting(session: ClientSession) -> list[DiscoverAttempt]:
+    """`negotiate_auto` on `session`, and the discover requests it sent, in order (raises as it does)."""
+    noting = _Noting(session)
+    await negotiate_auto(cast(ClientSession, noting))
+    return noting.attempts

@@ -85,6 +85,9 @@ def outcome_words(page: PageRecord, offence: Offence | None) -> str:
         text = ErrorKind(page.outcome).heading
     except ValueError:
         return page.outcome
+    said = page.offence.jsonrpc if page.offence is not None else None
+    if said is not None:
+        return f"{text}: {said.text}"
     if offence is None or offence.page != page.index:
         return text
     if offence.name is not None and offence.first_page is not None:
@@ -115,7 +118,8 @@ class TimelineModel(FlatTableModel):
 
     A live walk's sequence grows in the runtime; `sync()` announces the rows
     that arrived since the last call (the panel calls it in batches).
-    The Outcome column shows the kind's few words; its tooltip and FULL_TEXT tell the whole outcome.
+    The Outcome column shows the kind's few words (a JSON-RPC error's code and its name); its tooltip and
+    FULL_TEXT tell the whole outcome.
     """
 
     def __init__(self, parent: Any = None) -> None:
@@ -209,6 +213,9 @@ class TimelineModel(FlatTableModel):
             return _size(page.bytes) if page.bytes else "—"
         if column == LATENCY:
             return f"{page.latency_ms:,.0f} ms"
+        said = page.offence.jsonrpc if page.offence is not None else None
+        if said is not None:  # the code by name, in a few words (the tooltip says it in full)
+            return f"JSON-RPC {said.code}: {said.short}"
         return outcome_text(page.outcome)
 
 

@@ -16,6 +16,7 @@ from catalog_inspector.core.errors import (
     AUTH_STEPS,
     ErrorInfo,
     auth_step,
+    code_words,
     reason,
     stderr_lines,
     transport_hint,
@@ -95,7 +96,7 @@ def detail_line(error: ErrorInfo) -> str:
 
 
 def describe_failure(error: ErrorInfo, status: str) -> str:
-    """What a person can act on, one fact per line: the title (verdict, kind, where, JSON-RPC code),
+    """What a person can act on, one fact per line: the title (verdict, kind, where, the JSON-RPC code by name),
     the reason, where the traceback is, the server's last words."""
     verdict = "Rejected" if status == "rejected" else "Failed"
     kind = LIST_KINDS.get(error.list_name or "tools", LIST_KINDS["tools"])
@@ -104,7 +105,8 @@ def describe_failure(error: ErrorInfo, status: str) -> str:
         where = f" on page {error.page} of {kind.plural}"
     elif error.list_name and error.list_name != "tools":
         where = f" while listing {kind.plural}"
-    code = f" (JSON-RPC error {error.code})" if error.code is not None else ""
+    said = code_words(error)
+    code = f" — {said.text}" if said is not None else ""
     step = auth_step(error)
     if step is not None:
         where = f" at the {step} step ({AUTH_STEPS[step]})"
