@@ -143,11 +143,11 @@ def test_a_jsonrpc_error_keeps_the_servers_code_and_message_and_exits_1(pidfile:
     code, doc, stderr = call("echo", "--args", '{"text": "a"}', *server(pidfile, "normal", "--call-fail", "jsonrpc"))
     assert code == 1 and doc is not None
     assert doc["outcome"] == "jsonrpc_error" and doc["sent"] is True and doc["result"] is None
-    named = "JSON-RPC -32042 (URL elicitation required, yet the error names no page to visit)"
+    named = "JSON-RPC 1001 (a code of the server's own)"
     assert doc["error"] == {
         "message": CALL_ERROR_MESSAGE,
         "code": CALL_ERROR_CODE,
-        "code_name": "url_elicitation_required",
+        "code_name": "server_defined",
         "code_text": named,
     }
     assert stderr.strip() == f"jsonrpc_error: echo: {named}: {CALL_ERROR_MESSAGE}"

@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--call-fail",
         choices=CALL_FAILURES,
-        help="every tools/call fails: a JSON-RPC error (code -32042), or the process exits mid-call (exit code 5)",
+        help="every tools/call fails: a JSON-RPC error (code 1001, the server's own), or the process exits mid-call (exit code 5)",
     )
     parser.add_argument("--notify-count", type=int, default=3)
     parser.add_argument("--error-text", default="", help="the message of the JSON-RPC error a flaky walk answers with")

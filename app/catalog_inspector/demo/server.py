@@ -39,10 +39,10 @@ __all__ = ["DemoServer"]
 # Fields a 2026-07-28 result must carry; the SDK drops them on a handshake-era connection.
 _MODERN_FIELDS = {"ttlMs": 0, "cacheScope": "private", "resultType": "complete"}
 
-# `--call-fail`: how every tools/call fails. "jsonrpc" answers this JSON-RPC error (a code in the
-# range the spec leaves to servers); "crash" exits the process mid-call with CALL_CRASH_EXIT.
+# `--call-fail`: how every tools/call fails. "jsonrpc" answers this JSON-RPC error (an application code,
+# outside the ranges JSON-RPC and MCP reserve); "crash" exits the process mid-call with CALL_CRASH_EXIT.
 CALL_FAILURES = ("jsonrpc", "crash")
-CALL_ERROR_CODE = -32042
+CALL_ERROR_CODE = 1001
 CALL_ERROR_MESSAGE = "demo: the backend refused the call"
 CALL_CRASH_EXIT = 5
 PROGRESS_STEPS = 2  # progress notifications a delayed call sends (when the request asked for progress)

@@ -24,6 +24,10 @@ from catalog_inspector.core.text import visible
 __all__ = ["ParamHeaders"]
 
 REASON_LIMIT = 300  # characters of the SDK's reason kept (it quotes the server's annotation)
+# Bytes one header line may take (name, ": ", value). The spec sets none; nginx's default buffer is 8 KiB a
+# line and Node's and h11's whole header block 16 KiB, so a longer value would be refused on the way, as an
+# opaque 431 or a closed connection: it is refused here first, with the argument named.
+HEADER_LINE_LIMIT = 8_192
 
 
 class ParamHeaders:
@@ -57,6 +61,20 @@ class ParamHeaders:
         if header_map is None or not isinstance(arguments, Mapping):
             return {}
         return mcp_param_headers(header_map, arguments)
+
+    def too_long(self, name: str, arguments: Mapping[str, Any] | None) -> str | None:
+        """Why a call of `name` with `arguments` cannot carry its mirrored headers (None: it can).
+
+        CR/LF and non-ASCII are no reason: the spec's codec carries them base64-wrapped. Length is.
+        """
+        for header, value in self.for_call(name, arguments).items():
+            size = len(header) + 2 + len(value.encode())
+            if size > HEADER_LINE_LIMIT:
+                return (
+                    f"the argument mirrored into {header} would make a {size:,}-byte header line, over the "
+                    f"{HEADER_LINE_LIMIT:,} bytes servers and proxies commonly accept; nothing was sent"
+                )
+        return None
 
     def headers_for(self, request: httpx2.Request) -> dict[str, str]:
         """The headers a POST carrying a `tools/call` mirrors; {} for anything else."""
