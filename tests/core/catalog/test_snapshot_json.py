@@ -26,6 +26,13 @@ pages = st.builds(
     bytes=st.integers(0, 10**6),
     latency_ms=st.floats(0, 10**6, allow_nan=False),
     outcome=st.sampled_from(["ok", *[str(k) for k in ErrorKind]]),
+    # Cache hints as sent, valid or not: any JSON scalar a page keeps (text within its bound).
+    ttl_ms=st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=50),
+    cache_scope=st.none() | st.sampled_from(["public", "private"]) | st.integers() | st.text(max_size=20),
 )
 errors = st.none() | st.builds(
     ErrorInfo,

@@ -2,13 +2,24 @@
 
 Holds `lists` (the one table of MCP's paginated lists), `snapshot` (everything a
 walk found, frozen, with its JSON form), `enumerator` (one list walked to its end
-or its first offence, over any fetch function) and `export` (what an exported file
-is called and says). No SDK and no network stack: `session` does the fetching.
+or its first offence, over any fetch function), `caching` (the pages' cache hints
+and their rules) and `export` (what an exported file is called and says). No SDK and no network stack: `session` does the fetching.
 Imports `config` and core's shared modules.
 """
 
 from __future__ import annotations
 
+from catalog_inspector.core.catalog.caching import (
+    CacheCheck,
+    CacheCode,
+    CacheIssue,
+    cache_issues,
+    cacheable_words,
+    duration_words,
+    hint_text,
+    hints_required,
+    ttl_of,
+)
 from catalog_inspector.core.catalog.enumerator import (
     Fetched,
     Timeline,
@@ -42,6 +53,15 @@ from catalog_inspector.core.catalog.snapshot import (
 )
 
 __all__ = [
+    "CacheCheck",
+    "CacheCode",
+    "CacheIssue",
+    "cache_issues",
+    "cacheable_words",
+    "duration_words",
+    "hints_required",
+    "hint_text",
+    "ttl_of",
     "Offence",
     "offence_of",
     "FORMAT",

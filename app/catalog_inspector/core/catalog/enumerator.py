@@ -4,7 +4,8 @@ The walk ends only when a page's next cursor is `None` (the empty string is a
 valid cursor). It is bounded by a page budget, an item budget, a byte cap per
 response, the set of cursors already sent (catches A->A and A->B->A) and a
 duplicate-key check. A walk that stops early is a rejection, never a smaller
-success. Every page, good or bad, is recorded on a timeline.
+success. Every page, good or bad, is recorded on a timeline, with its cache hints
+as sent (`caching` checks them; a bad hint warns, it never stops a walk).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from catalog_inspector.core.catalog.caching import sent
 from catalog_inspector.core.catalog.lists import ListKind
 from catalog_inspector.core.catalog.snapshot import PageRecord, offence_of
 from catalog_inspector.core.config import Limits
@@ -115,11 +117,15 @@ async def walk_list(kind: ListKind, fetch: PageFetcher, limits: Limits, timeline
             raise type(exc)(replace(exc.info, page=index)) from exc
         latency = (time.perf_counter() - start) * 1000
         raw, size = fetched.result, fetched.size
+        # Kept on every page that has an answer, valid or not: checking them is the lint's job, never a rejection.
+        ttl, scope = sent(raw.get("ttlMs")), sent(raw.get("cacheScope"))
         try:
             page_items = _page_items(kind, raw, index)
             next_cursor = _next_cursor(raw, index)
         except CatalogError as exc:
-            timeline.add(PageRecord(index, cursor, None, 0, (), size, latency, str(exc.kind)))
+            timeline.add(
+                PageRecord(index, cursor, None, 0, (), size, latency, str(exc.kind), ttl_ms=ttl, cache_scope=scope)
+            )
             raise
         names = tuple(item[kind.key_field] for item in page_items)
         if cursor is not None:
@@ -129,11 +135,23 @@ async def walk_list(kind: ListKind, fetch: PageFetcher, limits: Limits, timeline
         except CatalogError as exc:
             # The page is published with its verdict: a live view never shows an offender as "ok".
             record = PageRecord(
-                index, cursor, next_cursor, len(page_items), names, size, latency, str(exc.kind), offence_of(exc.info)
+                index,
+                cursor,
+                next_cursor,
+                len(page_items),
+                names,
+                size,
+                latency,
+                str(exc.kind),
+                offence_of(exc.info),
+                ttl_ms=ttl,
+                cache_scope=scope,
             )
             timeline.add(record)
             raise
-        timeline.add(PageRecord(index, cursor, next_cursor, len(page_items), names, size, latency))
+        timeline.add(
+            PageRecord(index, cursor, next_cursor, len(page_items), names, size, latency, ttl_ms=ttl, cache_scope=scope)
+        )
         items.extend(page_items)
         if next_cursor is None:
             return items

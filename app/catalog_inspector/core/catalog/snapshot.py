@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import IO, Any, Literal
 
+from catalog_inspector.core.catalog.caching import SentValue, sent
 from catalog_inspector.core.catalog.lists import LIST_NAMES
 from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind, code_words
 from catalog_inspector.core.jsonrpc_codes import Named
@@ -97,6 +98,9 @@ class PageRecord:
     `outcome` is "ok" or the `ErrorKind` that stopped the walk on this page, and `offence`
     what more the rule that failed knew (a duplicate's first page, a cursor's). `bytes` is
     the response's size, as the transport counted it (decoded, for a compressed HTTP body).
+    `ttl_ms` and `cache_scope` are the page's cache hints (`ttlMs`, `cacheScope`) as the server
+    sent them, bounded (`caching.sent`), valid or not; None when it sent none (and in documents
+    written before they were kept).
     """
 
     index: int
@@ -108,6 +112,8 @@ class PageRecord:
     latency_ms: float
     outcome: str = "ok"
     offence: Offence | None = None
+    ttl_ms: SentValue = None
+    cache_scope: SentValue = None
 
     def to_json(self) -> dict[str, Any]:
         document: dict[str, Any] = {
@@ -119,6 +125,8 @@ class PageRecord:
             "bytes": self.bytes,
             "latency_ms": self.latency_ms,
             "outcome": self.outcome,
+            "ttl_ms": self.ttl_ms,
+            "cache_scope": self.cache_scope,
         }
         if self.offence is not None:
             document["offence"] = self.offence.to_json()
@@ -136,6 +144,8 @@ class PageRecord:
             latency_ms=float(data["latency_ms"]),
             outcome=str(data.get("outcome", "ok")),
             offence=Offence.from_json(data.get("offence")),
+            ttl_ms=sent(data.get("ttl_ms")),
+            cache_scope=sent(data.get("cache_scope")),
         )
 
 

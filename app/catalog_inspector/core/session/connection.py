@@ -124,6 +124,8 @@ class Connection:
                 refused = self.refused.pop(ids[0]) if ids else None
                 if ids:
                     self.sizes.pop(ids[0])
+                    if self.completing is not None:
+                        self.completing.forget(ids[0])
                 raise (refused or self.faults.first or classify(exc)) from exc
         if ids:
             self.refused.pop(ids[0])  # e.g. a redirect that was followed after all
@@ -371,7 +373,7 @@ async def connect(
                 session = await stack.enter_async_context(
                     ClientSession(
                         completing,
-                        ProbingWriteStream[SessionMessage](write),
+                        ProbingWriteStream[SessionMessage](write, on_request=completing.sent),
                         read_timeout_seconds=limits.request_timeout,
                         message_handler=on_message,
                         client_info=CLIENT_INFO,

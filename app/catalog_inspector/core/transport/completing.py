@@ -17,6 +17,14 @@ the rest of the question can still be answered and the unknown one left out of t
 retry, as a server that asks for what it needs expects. Such entries are taken out
 before the check and put back by `taken_back`, so the driver sees the whole question and
 answers the unknown key with an error of its own.
+
+A list result's cache hints are kept whatever they are: the SDK floors a negative
+`ttlMs` to 0 before its check, and the check refuses a whole page whose `ttlMs` is not
+an integer >= 0 or whose `cacheScope` is neither "public" nor "private" (or that lacks
+one: servers must send both). An inspector keeps such a page and warns about its hints
+(`core.catalog.caching`). For the list requests the session sends (`sent` notes them),
+hints the check would refuse or change are set aside before it, a harmless stand-in
+written in, and `taken_back` puts back what the server sent (or takes the stand-in out).
 """
 
 from __future__ import annotations
@@ -34,6 +42,11 @@ __all__ = ["CompletingReadStream"]
 
 T = TypeVar("T")
 MAX_NOTED = 10_000  # ids of completed results not yet taken back (a bound, as for response sizes)
+LIST_METHODS = frozenset({"tools/list", "resources/list", "resources/templates/list", "prompts/list"})
+# What the SDK's check takes without a word or a change, written in for a hint it would not.
+_STAND_INS: dict[str, Any] = {"ttlMs": 0, "cacheScope": "private"}
+_ABSENT = object()  # the server sent no such key
+_SDK_INT = 2**63  # pydantic's integers are exact only below this; a bigger ttlMs is set aside too
 
 
 class CompletingReadStream(WrappedReadStream[T]):
@@ -42,10 +55,26 @@ class CompletingReadStream(WrappedReadStream[T]):
         self.modern: Callable[[], bool] = lambda: False
         self.completed: set[RequestId] = set()
         self.unknown: dict[RequestId, dict[str, Any]] = {}
+        self.lists: set[RequestId] = set()  # list requests sent, not yet answered
+        self.hints: dict[RequestId, dict[str, Any]] = {}  # cache hints set aside, by request id
+
+    def sent(self, message: types.JSONRPCRequest) -> None:
+        """The session sent `message`: a list request's answer will have its cache hints kept."""
+        if message.method in LIST_METHODS and len(self.lists) < MAX_NOTED:
+            self.lists.add(message.id)
+
+    def forget(self, request_id: RequestId) -> None:
+        """The request ended without a result to take back (an error, a timeout): drop what was noted for it."""
+        self.lists.discard(request_id)
+        self.hints.pop(request_id, None)
 
     async def receive(self) -> T:
         item: T = await self._inner.receive()
         message = getattr(item, "message", None)
+        if isinstance(message, types.JSONRPCResponse | types.JSONRPCError) and message.id in self.lists:
+            self.lists.discard(message.id)
+            if isinstance(message, types.JSONRPCResponse) and isinstance(message.result, dict) and self.modern():
+                self._set_aside_hints(message.id, message.result)
         if (
             isinstance(message, types.JSONRPCResponse)
             and isinstance(message.result, dict)
@@ -58,6 +87,15 @@ class CompletingReadStream(WrappedReadStream[T]):
         elif isinstance(message, types.JSONRPCResponse) and isinstance(message.result, dict) and self.modern():
             self._set_aside_unknown(message.id, message.result)
         return item
+
+    def _set_aside_hints(self, request_id: RequestId, result: dict[str, Any]) -> None:
+        if result.get("resultType", "complete") != "complete":
+            return  # an interim result carries no hints; the check is right to judge it as it is
+        kept = {key: result.get(key, _ABSENT) for key in _STAND_INS}
+        taken = {key: value for key, value in kept.items() if not _acceptable(key, value)}
+        if taken and len(self.hints) < MAX_NOTED:
+            result.update({key: _STAND_INS[key] for key in taken})
+            self.hints[request_id] = taken
 
     def _set_aside_unknown(self, request_id: RequestId, result: dict[str, Any]) -> None:
         requests = result.get("inputRequests")
@@ -81,13 +119,26 @@ class CompletingReadStream(WrappedReadStream[T]):
 
     def taken_back(self, request_id: RequestId, result: dict[str, Any]) -> dict[str, Any]:
         """`result` as the server sent it: without the `resultType` written in for request `request_id`, with the
-        input requests set aside put back."""
+        input requests and the cache hints set aside put back."""
         if request_id in self.completed:
             self.completed.discard(request_id)
             result.pop("resultType", None)
+        for key, value in self.hints.pop(request_id, {}).items():
+            if value is _ABSENT:
+                result.pop(key, None)
+            else:
+                result[key] = value
+        self.lists.discard(request_id)
         unknown = self.unknown.pop(request_id, None)
         if unknown is not None:
             requests = result.setdefault("inputRequests", {})
             if isinstance(requests, dict):
                 requests.update(unknown)
         return result
+
+
+def _acceptable(key: str, value: Any) -> bool:
+    """The SDK's check takes this hint as it is (no floor, no refusal)."""
+    if key == "ttlMs":
+        return type(value) is int and 0 <= value < _SDK_INT
+    return value in ("public", "private")

@@ -91,13 +91,21 @@ class ProbingWriteStream(_Wrapped, Generic[T]):
     """The write stream the SDK session sends into; notes each request's id for `probe_request_id`.
 
     The SDK awaits `send()` in the task that made the request, so the context
-    variable set by that task is visible here.
+    variable set by that task is visible here. `on_request` hears of every request sent
+    (the completing stream keeps list results' cache hints for them).
     """
 
+    def __init__(self, inner: Any, on_request: Callable[[types.JSONRPCRequest], None] | None = None) -> None:
+        super().__init__(inner)
+        self._on_request = on_request
+
     async def send(self, item: T, /) -> None:
-        ids = _sent_ids.get()
-        if ids is not None and isinstance(item, SessionMessage) and isinstance(item.message, types.JSONRPCRequest):
-            ids.append(item.message.id)
+        if isinstance(item, SessionMessage) and isinstance(item.message, types.JSONRPCRequest):
+            ids = _sent_ids.get()
+            if ids is not None:
+                ids.append(item.message.id)
+            if self._on_request is not None:
+                self._on_request(item.message)
         await self._inner.send(item)
 
 

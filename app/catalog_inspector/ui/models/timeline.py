@@ -1,7 +1,9 @@
-"""The page timeline: one row per page of a walk, appended live; and the names one page held."""
+"""The page timeline: one row per page of a walk, appended live, with its cache hints checked; and the names one
+page held."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -9,7 +11,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from catalog_inspector.core.catalog import PageRecord
+from catalog_inspector.core.catalog import CacheCheck, CacheIssue, PageRecord, duration_words, hint_text, ttl_of
 from catalog_inspector.core.errors import ErrorKind, outcome_text
 from catalog_inspector.core.text import elide, visible
 from catalog_inspector.ui.models.flat_table import FlatTableModel, Index
@@ -17,12 +19,18 @@ from catalog_inspector.ui.models.roles import Role, tooltip
 
 __all__ = ["Offence", "PageNamesModel", "TimelineModel", "find_offence", "outcome_words"]
 
-HEADERS = ("#", "Cursor sent", "Next cursor", "Items", "Bytes", "Latency", "Outcome")
-INDEX, CURSOR, NEXT, ITEMS, BYTES, LATENCY, OUTCOME = range(7)
+HEADERS = ("#", "Cursor sent", "Next cursor", "Items", "Bytes", "Latency", "Outcome", "TTL", "Cache scope")
+INDEX, CURSOR, NEXT, ITEMS, BYTES, LATENCY, OUTCOME, TTL, SCOPE = range(9)
+HINTS = {TTL: "ttl", SCOPE: "scope"}  # the cache-hint columns, by the `CacheCode.column` they show
 CURSOR_WIDTH = 24
 NAME_WIDTH = 300  # a name shown in the page's name list (its tooltip has more)
 OFFENDING_BACKGROUND = "#ffd9d6"  # the page (and the name) that stopped the walk
 RELATED_BACKGROUND = "#ffe8b0"  # the page (and the name) that held the first copy of a duplicated key
+HINT_BACKGROUND = "#fff0c2"  # a cache hint with a warning (the page itself is kept)
+_SCOPE_WORDS = {
+    "public": "any client or shared cache may keep this page and serve it to any user",
+    "private": "may be reused only within the same authorization context, never shared across users",
+}
 
 
 def _cursor_text(cursor: str | None, first: bool) -> str:
@@ -119,7 +127,8 @@ class TimelineModel(FlatTableModel):
     A live walk's sequence grows in the runtime; `sync()` announces the rows
     that arrived since the last call (the panel calls it in batches).
     The Outcome column shows the kind's few words (a JSON-RPC error's code and its name); its tooltip and
-    FULL_TEXT tell the whole outcome.
+    FULL_TEXT tell the whole outcome. The TTL and Cache scope columns show the page's hints, marked where
+    the rules warn (the tooltip says why); each page is checked once, as it is announced.
     """
 
     def __init__(self, parent: Any = None) -> None:
@@ -128,6 +137,8 @@ class TimelineModel(FlatTableModel):
         self._shown = 0
         self._related: frozenset[int] = frozenset()
         self._offence: Offence | None = None
+        self._check = CacheCheck()
+        self._hint_issues: dict[tuple[int, str], list[CacheIssue]] = {}  # (row, "ttl"/"scope") → its warnings
 
     @property
     def pages(self) -> Sequence[PageRecord]:
@@ -138,14 +149,30 @@ class TimelineModel(FlatTableModel):
         """What stopped the shown walk, when one of its shown pages did."""
         return self._offence
 
-    def show(self, pages: Sequence[PageRecord], related: frozenset[int] = frozenset()) -> None:
-        """View `pages` (kept by reference); `related` page indexes hold the first copy of a duplicated key."""
+    @property
+    def cache_issues(self) -> list[CacheIssue]:
+        """The warnings about the shown pages' cache hints, in page order."""
+        return self._check.issues
+
+    def show(
+        self, pages: Sequence[PageRecord], related: frozenset[int] = frozenset(), hints_required: bool = False
+    ) -> None:
+        """View `pages` (kept by reference); `related` page indexes hold the first copy of a duplicated key;
+        `hints_required`: the walk's revision asks every page for cache hints."""
         self.beginResetModel()
         self._related = related
         self._pages = pages
         self._shown = len(pages)
         self._offence = find_offence(self.pages)
+        self._check = CacheCheck(hints_required)
+        self._hint_issues = {}
+        self._check_hints(0, self._shown)
         self.endResetModel()
+
+    def _check_hints(self, first: int, end: int) -> None:
+        for row in range(first, end):
+            for issue in self._check.add(self._pages[row]):
+                self._hint_issues.setdefault((row, issue.code.column), []).append(issue)
 
     def sync(self) -> None:
         """Announce the pages appended to the viewed sequence since the last call."""
@@ -153,6 +180,7 @@ class TimelineModel(FlatTableModel):
         if count <= self._shown:
             return
         self.beginInsertRows(QModelIndex(), self._shown, count - 1)
+        self._check_hints(self._shown, count)
         self._shown = count
         if self._offence is None and self._pages[count - 1].outcome != "ok":  # a walk stops at its offender
             self._offence = find_offence(self.pages)
@@ -172,7 +200,7 @@ class TimelineModel(FlatTableModel):
         column = index.column()
         bad = page.outcome != "ok"
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(page, column)
+            return self._display(page, column, index.row())
         if role in (Role.FULL_TEXT, Qt.ItemDataRole.ToolTipRole) and column in (CURSOR, NEXT):
             value = page.cursor if column == CURSOR else page.next_cursor
             text = "" if value is None else value
@@ -180,8 +208,10 @@ class TimelineModel(FlatTableModel):
         if role in (Role.FULL_TEXT, Qt.ItemDataRole.ToolTipRole) and column == OUTCOME:
             text = outcome_words(page, self._offence)
             return tooltip(text) if role == Qt.ItemDataRole.ToolTipRole else text
+        if column in HINTS and role in (Role.FULL_TEXT, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.BackgroundRole):
+            return self._hint_data(index.row(), page, column, role, bad)
         if role == Role.FULL_TEXT:
-            return self._display(page, column)
+            return self._display(page, column, index.row())
         if role == Qt.ItemDataRole.ToolTipRole and column == ITEMS and page.names:
             return tooltip("\n".join(page.names[:200]) + ("\n…" if len(page.names) > 200 else ""))
         if role == Role.OFFENDING:
@@ -198,7 +228,41 @@ class TimelineModel(FlatTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def _display(self, page: PageRecord, column: int) -> str:
+    def _hint_data(self, row: int, page: PageRecord, column: int, role: int, bad: bool) -> Any:
+        value = page.ttl_ms if column == TTL else page.cache_scope
+        issues = self._hint_issues.get((row, HINTS[column]))
+        if role == Role.FULL_TEXT:  # what the server sent, for copying
+            return "" if value is None else value if isinstance(value, str) else json.dumps(value)
+        if role == Qt.ItemDataRole.BackgroundRole:
+            if bad or issues or page.index in self._related:
+                return QBrush(
+                    QColor(OFFENDING_BACKGROUND if bad else HINT_BACKGROUND if issues else RELATED_BACKGROUND)
+                )
+            return None
+        if issues:
+            return tooltip("\n".join(issue.message for issue in issues))
+        if value is None:
+            return tooltip(f"{'ttlMs' if column == TTL else 'cacheScope'} not sent")
+        if column == SCOPE:
+            return tooltip(f"cacheScope {value}: {_SCOPE_WORDS.get(str(value), '')}")
+        ttl = ttl_of(value) or 0
+        fresh = f"fresh for {duration_words(ttl)} after the page arrived" if ttl else "stale at once"
+        return tooltip(f"ttlMs {hint_text(value)}: {fresh}")
+
+    def _hint_text(self, row: int, page: PageRecord, column: int) -> str:
+        value = page.ttl_ms if column == TTL else page.cache_scope
+        if (row, HINTS[column]) in self._hint_issues:
+            return "⚠ " + hint_text(value)
+        if value is None:
+            return "—"
+        if column == SCOPE:
+            return str(value)
+        ttl = ttl_of(value) or 0
+        return duration_words(ttl) if ttl else "0 (stale)"
+
+    def _display(self, page: PageRecord, column: int, row: int) -> str:
+        if column in HINTS:
+            return self._hint_text(row, page, column)
         if column == INDEX:
             return str(page.index)
         if column == CURSOR:

@@ -14,7 +14,15 @@ import json
 from PySide6.QtCore import QObject, Signal
 
 from catalog_inspector.core.calls import lint_words
-from catalog_inspector.core.catalog import LIST_KINDS, PageRecord, Snapshot, Which, taken_words
+from catalog_inspector.core.catalog import (
+    LIST_KINDS,
+    PageRecord,
+    Snapshot,
+    Which,
+    cacheable_words,
+    hints_required,
+    taken_words,
+)
 from catalog_inspector.core.config import launch_words
 from catalog_inspector.core.drift import DriftReport, Duplicate, FirstPage, duplicates_of
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind
@@ -108,6 +116,7 @@ class ServerPresenter(QObject):
         self.chosen_walks: dict[str, str] = {}
         self._published: Snapshot | None = None  # the catalog the tree and the lists show
         self._duplicates: tuple[Snapshot | None, list[Duplicate]] = (None, [])
+        self._cacheable: tuple[Snapshot | None, str] = (None, "")
         self._walk = self._walk_key()
         if signins is not None:
             signins.grant_changed.connect(self._on_signins_grant_changed)
@@ -157,7 +166,15 @@ class ServerPresenter(QObject):
         version = accepted.server.get("protocol_version") or "?"
         tools = f"{count:,} tool{'s' if count != 1 else ''}"
         taken = taken_words(accepted.taken_at, date=False)
-        return f"{head}: {tools}, taken at {taken} · protocol {version} · {current.spec.transport} · {state}"
+        text = f"{head}: {tools}, taken at {taken} · protocol {version} · {current.spec.transport} · {state}"
+        cacheable = self._cacheable_words(accepted)
+        return f"{text} · {cacheable}" if cacheable else text
+
+    def _cacheable_words(self, accepted: Snapshot) -> str:
+        """What the accepted tools' cache hints allow ("cacheable for 5 min (private)"), worked out once a catalog."""
+        if self._cacheable[0] is not accepted:
+            self._cacheable = (accepted, cacheable_words(accepted.tools.pages))
+        return self._cacheable[1]
 
     @property
     def waiting(self) -> int:
@@ -256,10 +273,15 @@ class ServerPresenter(QObject):
                     for page in duplicate.pages[:-1]
                 )
                 label = f"Failed attempt at {started}: {kind}"
-                walks.append(Walk(label, attempt.pages_of(list_name), related=related, kind="failed"))
+                required = hints_required(snapshot.server.get("protocol_version"))
+                walks.append(
+                    Walk(label, attempt.pages_of(list_name), related=related, kind="failed", hints_required=required)
+                )
         if current.accepted is not None:
-            taken = taken_words(current.accepted.taken_at, date=False)
-            walks.append(Walk(f"Accepted catalog ({taken})", current.accepted.lists[list_name].pages))
+            accepted = current.accepted
+            taken = taken_words(accepted.taken_at, date=False)
+            required = hints_required(accepted.server.get("protocol_version"))
+            walks.append(Walk(f"Accepted catalog ({taken})", accepted.lists[list_name].pages, hints_required=required))
         return walks
 
     def choose_walk(self, list_name: str, kind: str) -> None:

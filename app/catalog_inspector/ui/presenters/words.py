@@ -76,6 +76,7 @@ class Walk:
     live: bool = False
     kind: Literal["live", "failed", "accepted"] = "accepted"  # what a person's choice of walk remembers
     related: frozenset[int] = frozenset()  # pages that hold the first copy of the key that stopped the walk
+    hints_required: bool = False  # the walk's revision asks every page for cache hints (2026-07-28)
 
 
 def server_words(error: ErrorInfo) -> str:

@@ -24,15 +24,16 @@ from PySide6.QtWidgets import (
 from catalog_inspector.core.errors import outcome_text
 from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.models.roles import Role
-from catalog_inspector.ui.models.timeline import CURSOR, NEXT, OUTCOME, PageNamesModel, TimelineModel
+from catalog_inspector.ui.models.timeline import CURSOR, NEXT, OUTCOME, SCOPE, TTL, PageNamesModel, TimelineModel
 from catalog_inspector.ui.presenters.words import Walk
 from catalog_inspector.ui.widgets.tables import compact_table
 
 __all__ = ["TimelinePanel", "cell_text_width"]
 
 LIVE_BATCH_MS = 40
-FIXED_WIDTHS = {0: 32, 3: 46, 4: 70, 5: 64}  # #, Items, Bytes, Latency; the cursors share what is left
+FIXED_WIDTHS = {0: 32, 3: 46, 4: 70, 5: 64, TTL: 70, SCOPE: 84}  # #, Items, Bytes, Latency, TTL, Cache scope
 MIN_SECTION = 40
+HINT_LINES = 5  # cache-hint warnings spelled out under the table; the cells mark every one
 
 
 def cell_text_width(view: QAbstractItemView, column_width: int) -> int:
@@ -55,6 +56,7 @@ class TimelinePanel(QWidget):
         source: the combo box of walks (`<name>Source`).
         names: the list of the current page's names (`<name>Names`), over `names_model`.
         names_label: what `names` shows (`<name>NamesLabel`).
+        hints_label: the warnings about the shown walk's cache hints (`<name>CacheHints`), hidden when none.
 
     Signals:
         walk_chosen(str): the person chose a walk in `source` (its kind: live, failed, accepted).
@@ -103,6 +105,11 @@ class TimelinePanel(QWidget):
         self.names_label = QLabel(self)
         self.names_label.setObjectName(f"{object_name}NamesLabel")
         self.names_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.hints_label = QLabel(self)
+        self.hints_label.setObjectName(f"{object_name}CacheHints")
+        self.hints_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.hints_label.setWordWrap(True)
+        self.hints_label.setVisible(False)
         top = QHBoxLayout()
         top.addWidget(label)
         top.addWidget(self.source, 1)
@@ -118,6 +125,7 @@ class TimelinePanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
+        layout.addWidget(self.hints_label)
         layout.addWidget(split)
         self._show_names(None)
 
@@ -145,7 +153,10 @@ class TimelinePanel(QWidget):
 
     def _sync(self) -> None:
         had = self.model.offence
+        warned = len(self.model.cache_issues)
         self.model.sync()
+        if len(self.model.cache_issues) != warned:
+            self._show_hints()
         if had is None and self.model.offence is not None:
             self._fit_outcome()
             self._go_to_offender()
@@ -153,10 +164,24 @@ class TimelinePanel(QWidget):
     def _show(self, index: int) -> None:
         self._live_batch.clear()
         walk = self._walks[index] if 0 <= index < len(self._walks) else None
-        self.model.show(walk.pages if walk is not None else (), walk.related if walk is not None else frozenset())
+        if walk is None:
+            self.model.show(())
+        else:
+            self.model.show(walk.pages, walk.related, walk.hints_required)
+        self._show_hints()
         self._fit_outcome()
         self._show_names(None)
         self._go_to_offender()
+
+    def _show_hints(self) -> None:
+        """Say the first warnings about the shown walk's cache hints (each names its pages), and how many more."""
+        issues = self.model.cache_issues
+        lines = [issue.message for issue in issues[:HINT_LINES]]
+        if len(issues) > HINT_LINES:
+            lines.append(f"… and {len(issues) - HINT_LINES:,} more, marked in the TTL and Cache scope columns")
+        count = f"{len(issues):,} warning{'s' if len(issues) != 1 else ''}"
+        self.hints_label.setText(f"Cache hints ({count}):\n" + "\n".join(lines) if issues else "")
+        self.hints_label.setVisible(bool(issues))
 
     def _go_to_offender(self) -> None:
         bad = self.model.offending_row()
