@@ -17,6 +17,12 @@ the rest of the question can still be answered and the unknown one left out of t
 retry, as a server that asks for what it needs expects. Such entries are taken out
 before the check and put back by `taken_back`, so the driver sees the whole question and
 answers the unknown key with an error of its own.
+
+A 2025-11-25 task-augmented `tools/call` is answered with `{"task": {...}}` (a
+`CreateTaskResult`), which the SDK checks as a `CallToolResult` (it has no tasks
+client) and refuses for its missing `content`. On an older-era session such an answer
+is set aside before the check (a bare `{"content": []}` goes through in its place) and
+given back whole by `taken_back`.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ class CompletingReadStream(WrappedReadStream[T]):
         self.modern: Callable[[], bool] = lambda: False
         self.completed: set[RequestId] = set()
         self.unknown: dict[RequestId, dict[str, Any]] = {}
+        self.tasks: dict[RequestId, dict[str, Any]] = {}
 
     async def receive(self) -> T:
         item: T = await self._inner.receive()
@@ -57,6 +64,10 @@ class CompletingReadStream(WrappedReadStream[T]):
                 self.completed.add(message.id)
         elif isinstance(message, types.JSONRPCResponse) and isinstance(message.result, dict) and self.modern():
             self._set_aside_unknown(message.id, message.result)
+        elif isinstance(message, types.JSONRPCResponse) and _created_task(message.result):
+            if len(self.tasks) < MAX_NOTED:
+                self.tasks[message.id] = message.result
+                message.result = {"content": []}
         return item
 
     def _set_aside_unknown(self, request_id: RequestId, result: dict[str, Any]) -> None:
@@ -79,9 +90,18 @@ class CompletingReadStream(WrappedReadStream[T]):
             del result["inputRequests"]
         self.unknown[request_id] = unknown
 
+    def forget(self, request_id: RequestId) -> None:
+        """Drop what was noted for a request whose answer was refused (nobody will take it back)."""
+        self.completed.discard(request_id)
+        self.unknown.pop(request_id, None)
+        self.tasks.pop(request_id, None)
+
     def taken_back(self, request_id: RequestId, result: dict[str, Any]) -> dict[str, Any]:
         """`result` as the server sent it: without the `resultType` written in for request `request_id`, with the
-        input requests set aside put back."""
+        input requests set aside put back; a task set aside in its place."""
+        task = self.tasks.pop(request_id, None)
+        if task is not None:
+            return task
         if request_id in self.completed:
             self.completed.discard(request_id)
             result.pop("resultType", None)
@@ -91,3 +111,11 @@ class CompletingReadStream(WrappedReadStream[T]):
             if isinstance(requests, dict):
                 requests.update(unknown)
         return result
+
+
+def _created_task(result: Any) -> bool:
+    """A 2025-11-25 `CreateTaskResult`: a `task` object with a string `taskId`, and no call result's `content`."""
+    if not isinstance(result, dict) or "content" in result:
+        return False
+    task = result.get("task")
+    return isinstance(task, dict) and isinstance(task.get("taskId"), str)
