@@ -31,6 +31,7 @@ from __future__ import annotations
 import json
 import math
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -315,6 +316,7 @@ async def run_as_task(
     clock = PausableClock(deadline)
     run = _Run(connection, asking, log, timeout, clock)
     log.era = "modern" if run.modern else "legacy"
+    log.started = time.perf_counter()  # the log may be older than the call (made before the walk)
     token = f"task-{secrets.token_hex(8)}"
 
     async def heard_progress(value: float, total: float | None, message: str | None) -> None:
