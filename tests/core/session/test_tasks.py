@@ -106,8 +106,9 @@ async def test_a_task_is_followed_to_its_end_its_statuses_kept_and_its_result_ju
 
 
 @pytest.mark.anyio
-async def test_legacy_status_notifications_end_the_wait_for_the_next_poll() -> None:
-    async with live("legacy") as pair:
+@pytest.mark.parametrize("era", ERAS)
+async def test_status_notifications_end_the_wait_for_the_next_poll(era: str) -> None:
+    async with live(era) as pair:
         # The server suggests polling every 20 s (30 s is the ceiling): only its notifications can make this quick.
         with anyio.fail_after(8):
             outcome = await as_task(pair, "count", steps=2, step_ms=30, poll_ms=20_000)
@@ -115,6 +116,8 @@ async def test_legacy_status_notifications_end_the_wait_for_the_next_poll() -> N
         assert outcome.task is not None
         assert "notification" in {state.source for state in outcome.task.states}
         assert outcome.task.states[0].poll_interval_ms == 20_000
+        if era == "modern":  # 2026-07-28: only to a subscriptions/listen that named the task
+            assert [outcome.task.task_id] in (await stats(pair))["listens"]
 
 
 def named(ask: InputAsk) -> Any:

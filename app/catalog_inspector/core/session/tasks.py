@@ -150,7 +150,35 @@ class _Run:
             return await send_asking(self.connection, lambda _extra: request, self.asking, self.timeout)
 
     async def follow(self) -> TaskAnswer:
-        """Poll until the task ends; answer its questions on the way."""
+        """Poll until the task ends (listening for its status notifications on 2026-07-28); answer its questions."""
+        if not self.modern:  # 2025-11-25 servers push notifications/tasks/status unasked
+            return await self.poll()
+        async with anyio.create_task_group() as group:
+            group.start_soon(self.listen)
+            try:
+                answer = await self.poll()
+            finally:
+                group.cancel_scope.cancel()  # the stream ends with the task (the SDK tells the server)
+        return answer
+
+    async def listen(self) -> None:
+        """2026-07-28: `subscriptions/listen` for this task's `notifications/tasks` (they come to `heard`).
+
+        A server that refuses it keeps being polled; the record says so.
+        """
+        notifications = types.SubscriptionFilter.model_validate({"taskIds": [self.task_id]})
+        request = types.SubscriptionsListenRequest(
+            params=types.SubscriptionsListenRequestParams(notifications=notifications)
+        )
+        with self.declared():
+            try:
+                await self.connection.request(request, timeout=math.inf)
+            except CatalogError as exc:
+                self.log.said(
+                    f"subscriptions/listen for the task failed, polled only: {visible(exc.info.message, 200)}"
+                )
+
+    async def poll(self) -> TaskAnswer:
         while True:
             status = self.current.get("status")
             if status in TERMINAL:
