@@ -178,6 +178,32 @@ class TaskRecord:
     def status(self) -> str | None:
         return self.states[-1].status if self.states else None
 
+    def words(self) -> str:
+        """The task in one line of plain text: its id, its status with the server's message, the poll interval,
+        the progress, whether it was cancelled and what else is to be said (the Call tab shows it as it changes)."""
+        era = "2026-07-28 tasks extension" if self.era == "modern" else "2025-11-25 tasks"
+        if self.task_id is None:
+            head = f"Task ({era}): none made yet"
+        else:
+            head = f"Task {visible(self.task_id, 100)} ({era})"
+        parts = [head]
+        last = self.states[-1] if self.states else None
+        if last is not None:
+            parts.append(last.status + (f": {visible(last.message, 300)}" if last.message else ""))
+            if last.poll_interval_ms is not None:
+                parts.append(f"polled every {last.poll_interval_ms:g} ms")
+        if self.progress is not None:
+            total = f" of {self.progress.total:g}" if self.progress.total is not None else ""
+            said = f": {visible(self.progress.message, 300)}" if self.progress.message else ""
+            parts.append(f"progress {self.progress.progress:g}{total}{said}")
+        if len(self.states) > 1:
+            parts.append(f"{len(self.states) + self.dropped} statuses")
+        if self.cancel_sent:
+            parts.append("tasks/cancel sent")
+        if self.note:
+            parts.append(visible(self.note, 500))
+        return " — ".join(parts)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.task_id,
