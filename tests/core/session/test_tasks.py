@@ -20,13 +20,15 @@ from catalog_inspector.core.calls import CallOutcome, InputAsk, Outcome, TaskLog
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.session import Asking, SessionWorker, call_tool
-from tests.helpers import ROOT
+from tests.helpers import ROOT, serving
 
 ERAS = ["legacy", "modern"]
 LIMITS = Limits(request_timeout=10.0, deadline=30.0, task_deadline=20.0)
 
 
-def tasks_spec(era: str) -> ServerSpec:
+def tasks_spec(era: str, url: str = "") -> ServerSpec:
+    if url:
+        return ServerSpec(name="tasks", transport="http", url=url, protocol_era=era)  # type: ignore[arg-type]
     return ServerSpec(
         name="tasks",
         command=sys.executable,
@@ -37,9 +39,9 @@ def tasks_spec(era: str) -> ServerSpec:
 
 
 @asynccontextmanager
-async def live(era: str, limits: Limits = LIMITS) -> AsyncIterator[tuple[SessionWorker, Snapshot]]:
+async def live(era: str, limits: Limits = LIMITS, url: str = "") -> AsyncIterator[tuple[SessionWorker, Snapshot]]:
     ready = anyio.Event()
-    worker = SessionWorker(tasks_spec(era), limits)
+    worker = SessionWorker(tasks_spec(era, url), limits)
     async with anyio.create_task_group() as group:
         group.start_soon(worker.run, lambda _snapshot: ready.set())
         with anyio.fail_after(30):
@@ -245,3 +247,23 @@ async def test_a_task_answer_to_a_call_that_did_not_ask_for_one_is_malformed(era
         assert outcome.outcome is Outcome.OUTPUT_INVALID
         assert outcome.error is not None
         assert outcome.error.message == "the server answered with a task, although the call did not ask for one"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", ERAS)
+async def test_over_streamable_http_a_task_runs_as_on_stdio_and_its_polls_name_the_task(era: str) -> None:
+    with serving([sys.executable, "-m", "tests.fixtures.tasks_server", "--http"]) as url:
+        async with live(era, url=url) as pair:
+            outcome = await as_task(pair, "count", steps=2, poll_ms=20_000)  # status notifications end each wait
+            assert outcome.outcome is Outcome.OK and statuses(outcome)[-1] == "completed"
+            assert outcome.task is not None and "notification" in {s.source for s in outcome.task.states}
+            asked = await as_task(pair, "ask_name", asking=Asking(lambda ask: _named(ask)))
+            assert asked.outcome is Outcome.OK, asked.summary()
+            names = (await stats(pair))["names"]
+            # 2026-07-28: Mcp-Name carries the task id (SEP-2663); 2025-11-25 has no such header.
+            expected = outcome.task.task_id if era == "modern" else None
+            assert names and names[0] == expected
+
+
+async def _named(ask: InputAsk) -> Any:
+    return named(ask)
