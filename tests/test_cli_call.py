@@ -26,6 +26,7 @@ DOC_KEYS = {
     "error",
     "duration_ms",
     "rounds",
+    "task",
 }
 PROBLEM_KEYS = {"path", "message", "keyword"}
 

@@ -2,6 +2,7 @@
 request, answer what the server asks on the way (the answers file), judge the answer.
 
     mcp-catalog-inspector call TOOL [--args JSON | --args-file FILE] [--send-invalid] [--call-timeout S]
+                              [--task] [--task-deadline S]
                               [--check-budget S] [--answers FILE | --decline-all] [--max-rounds N]
                               [--roots URI...] [snapshot options]
                               (-- COMMAND [ARG...] | --url URL ... | --server NAME ...)
@@ -63,6 +64,7 @@ from catalog_inspector.core.calls import (
     ResultVerdict,
     RuleAnswerer,
     Sandbox,
+    TaskLog,
     Validation,
     argument_problems,
     catalog_failed,
@@ -119,7 +121,8 @@ class CallPlan:
     """What to call, with what, how long to wait for the answer, and how the server's questions are answered.
 
     `tool` is the tool's name, the prompt's name (`method` prompts/get) or the resource's URI
-    (resources/read); `rules` the answers file (or `--decline-all`), `roots` the roots to give.
+    (resources/read); `rules` the answers file (or `--decline-all`), `roots` the roots to give;
+    `task` runs the call as a task (`--task`; a tool whose taskSupport is required runs as one anyway).
     """
 
     tool: str
@@ -131,6 +134,7 @@ class CallPlan:
     method: str = "tools/call"
     rules: AnswerRules = field(default_factory=AnswerRules)
     roots: tuple[dict[str, str], ...] = ()
+    task: bool = False
 
 
 def load_arguments(text: str | None, path: Path | None) -> dict[str, Any]:
@@ -188,13 +192,15 @@ def judge_in(sandbox: Sandbox, budget: float) -> Judge:
 
 
 async def walk_and_call(
-    spec: ServerSpec, limits: Limits, plan: CallPlan, worker: SessionWorker | None = None
+    spec: ServerSpec, limits: Limits, plan: CallPlan, worker: SessionWorker | None = None, task: TaskLog | None = None
 ) -> tuple[Snapshot, CallReport]:
     """Walk `spec`'s catalog under `limits`; if it is accepted, make the call on the same session.
 
     Returns the walk's snapshot and the report; the session is closed (and the
     server process gone) when this returns. `worker`: the one to use (the caller
-    may need it, to end the server without a grace period).
+    may need it, to end the server without a grace period); `task`: the log a call run
+    as a task fills (default: a new one when `plan.task`; the caller may need it too,
+    to say the task in the document of a call a signal stopped).
     """
     worker = worker if worker is not None else SessionWorker(spec, limits)
     walked = anyio.Event()
@@ -211,7 +217,7 @@ async def walk_and_call(
         group.start_soon(session)
         await walked.wait()
         try:
-            report = await _call_on(worker, plan, sandbox)
+            report = await _call_on(worker, plan, sandbox, task)
         except Exception as exc:  # the command's task boundary: a bug of ours still ends in one document
             message = f"internal error in the inspector: {internal_error(exc).info.message}"
             report = not_sent(plan.tool, plan.arguments, Outcome.CONNECTION, message)
@@ -221,7 +227,7 @@ async def walk_and_call(
     return worker.snapshot, report
 
 
-async def _call_on(worker: SessionWorker, plan: CallPlan, sandbox: Sandbox) -> CallReport:
+async def _call_on(worker: SessionWorker, plan: CallPlan, sandbox: Sandbox, task: TaskLog | None) -> CallReport:
     """The call, made on the worker's accepted session (or the report of why it was not made)."""
     tool_name, arguments = plan.tool, plan.arguments
     snapshot = worker.snapshot
@@ -241,10 +247,13 @@ async def _call_on(worker: SessionWorker, plan: CallPlan, sandbox: Sandbox) -> C
         details = cause.info.details if cause else None
         return not_sent(tool_name, arguments, Outcome.CONNECTION, message, problems, details)
     asking = asking_of(plan, connection, worker.limits, sandbox)
-    outcome = await _send(connection, plan, snapshot, sandbox, asking)
+    if plan.task and task is None:
+        task = TaskLog()
+    outcome = await _send(connection, plan, snapshot, sandbox, asking, task)
     if outcome.layer == "timeout":
         connection.faults.hurry()  # a server that let the call run out gets no grace period to leave
-        if outcome.error is not None and plan.timeout is not None:
+        ran_out = outcome.task is not None and outcome.error is not None and "task deadline" in outcome.error.message
+        if outcome.error is not None and plan.timeout is not None and not ran_out:
             said = f"no answer within the call timeout of {plan.timeout:g} s"
             outcome = replace(outcome, error=replace(outcome.error, message=said))
     return report_of(tool_name, arguments, problems, outcome)
@@ -275,7 +284,7 @@ async def _refused(plan: CallPlan, snapshot: Snapshot, sandbox: Sandbox) -> Call
 
 
 async def _send(
-    connection: Connection, plan: CallPlan, snapshot: Snapshot, sandbox: Sandbox, asking: Asking
+    connection: Connection, plan: CallPlan, snapshot: Snapshot, sandbox: Sandbox, asking: Asking, task: TaskLog | None
 ) -> CallOutcome:
     if plan.method == "prompts/get":
         return await get_prompt(connection, plan.tool, plan.arguments, plan.timeout, asking=asking)
@@ -291,6 +300,7 @@ async def _send(
         judge,
         asking=asking,
         send_excluded=plan.send_excluded,
+        task=task,
     )
 
 
@@ -439,6 +449,7 @@ def _plan_of(args: argparse.Namespace) -> CallPlan:
         method=method,
         rules=rules,
         roots=tuple(roots),
+        task=getattr(args, "task", False),
     )
 
 
@@ -469,10 +480,14 @@ def load_answers(path: Path) -> AnswerRules:
 async def call_until_signalled(spec: ServerSpec, limits: Limits, plan: CallPlan) -> tuple[Snapshot, CallReport]:
     """`walk_and_call`, stopped by TERM, HUP or INT like a walk: the server goes at once, a document is still made."""
     worker = SessionWorker(spec, limits)
+    task = TaskLog() if plan.task else None
     started = time.perf_counter()
-    done, name = await until_signalled(lambda: walk_and_call(spec, limits, plan, worker), worker.faults.quit_soon)
+    done, name = await until_signalled(lambda: walk_and_call(spec, limits, plan, worker, task), worker.faults.quit_soon)
     if done is not None:
         return done
     error = stopped(name, "the call")
     snapshot = worker.snapshot or failed_snapshot(error, source_of(spec), started)
-    return snapshot, not_sent(plan.tool, plan.arguments, Outcome.CANCELLED, error.info.message)
+    report = not_sent(plan.tool, plan.arguments, Outcome.CANCELLED, error.info.message)
+    if task is not None and task.task_id is not None:  # the task was made (and tasks/cancel sent): say it
+        report = replace(report, sent=True, task=task.record())
+    return snapshot, report

@@ -138,6 +138,7 @@ def limits_of(args: argparse.Namespace, spec: ServerSpec) -> Limits:
         "request_timeout": args.timeout,
         "deadline": args.deadline,
         "max_rounds": getattr(args, "max_rounds", None),
+        "task_deadline": getattr(args, "task_deadline", None),
     }
     base = limits_for(spec, Limits())
     return replace(base, **{name: value for name, value in given.items() if value is not None})

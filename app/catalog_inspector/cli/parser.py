@@ -151,6 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     call = commands.add_parser(
         "call",
         usage="%(prog)s TOOL [--args JSON | --args-file FILE] [--send-invalid] [--call-timeout S] [--check-budget S]\n"
+        "       [--task] [--task-deadline S]\n"
         "       [--answers FILE | --decline-all] [--max-rounds N] [--roots URI...] [--protocol-era ERA]\n"
         "       [snapshot options]\n"
         "       (-- COMMAND [ARG...] | --url URL [--header 'K: V']... [--sse] | --server NAME [--config FILE])",
@@ -161,6 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
         "3 invalid_arguments, unknown_tool, excluded_tool (not sent) or input_invalid, 4 timeout, connection or catalog_failed, "
         "5 when the server's authorization stopped the walk or the call. "
         "6 input_unanswered or rounds_exceeded (the server's questions; see --answers). "
+        "4 task_cancelled (run as a task, the server cancelled it). "
         "--out also writes the walk's snapshot.",
     )
     call.add_argument("tool", metavar="TOOL", help="the name of the tool to call")
@@ -170,6 +172,21 @@ def build_parser() -> argparse.ArgumentParser:
         "--send-excluded",
         action="store_true",
         help="call even a tool conforming 2026-07-28 clients exclude (an invalid x-mcp-header annotation)",
+    )
+    call.add_argument(
+        "--task",
+        action="store_true",
+        help="run the call as a task (2025-11-25: params.task; 2026-07-28: the io.modelcontextprotocol/tasks "
+        "extension declared on this request, the server decides) and follow it with tasks/get to its end; the "
+        "document's `task` says its id and every status. A tool whose execution.taskSupport is required runs as a "
+        "task without --task, as a conforming client must (the document's task.note says so)",
+    )
+    call.add_argument(
+        "--task-deadline",
+        type=positive(float),
+        metavar="S",
+        help=f"seconds a task may take to end before tasks/cancel is sent and the call is a timeout "
+        f"(default {Limits().task_deadline:g}, the entry's budgets.taskDeadline)",
     )
     call.add_argument(
         "--check-budget",

@@ -29,6 +29,8 @@ from catalog_inspector.core.calls import (
     InputAnswer,
     Judge,
     Round,
+    TaskLog,
+    TaskRecord,
     check_content_in_process,
     judge_in_process,
 )
@@ -112,6 +114,7 @@ class CallTicket:
     timeout: float | None = None
     answers: dict[str, Any] | None = None  # a re-run's: the answers kept from the call it repeats (an answers file)
     send_excluded: bool = False  # sent even if conforming 2026-07-28 clients exclude the tool (on purpose)
+    task: bool = False  # run as a task ("Run as task"; a tool that requires one runs as one anyway)
 
 
 _tickets = itertools.count(1)
@@ -164,6 +167,8 @@ class ServerSupervisor(QObject):
         input_asked(object): a question of the server's waits for a person (a PendingAsk in `asks.pending`).
         input_settled(object): that PendingAsk was answered or withdrawn; it is no longer pending.
         call_round(object, object): a round of a request began or got its answers (CallTicket, Round).
+        call_task(object, object): the task a call runs as changed: a status, progress, its cancel
+            (CallTicket, TaskRecord).
     """
 
     state_changed = Signal()
@@ -180,6 +185,7 @@ class ServerSupervisor(QObject):
     input_asked = Signal(object)
     input_settled = Signal(object)
     call_round = Signal(object, object)
+    call_task = Signal(object, object)
 
     def __init__(
         self,
@@ -287,6 +293,7 @@ class ServerSupervisor(QObject):
         timeout: float | None = None,
         answers: dict[str, Any] | None = None,
         send_excluded: bool = False,
+        task: bool = False,
     ) -> CallTicket | None:
         """Make a test call on the active session; `call_finished` reports it. None if no session is live.
 
@@ -295,9 +302,9 @@ class ServerSupervisor(QObject):
         `call_drain`); a call cut off by the swap says so, never "connection".
         The server's questions are asked of a person (`input_asked`), after `answers` (a re-run's).
         A tool conforming 2026-07-28 clients exclude is sent only with `send_excluded` (else the
-        outcome is `excluded_tool`, nothing sent).
+        outcome is `excluded_tool`, nothing sent). `task` runs it as a task: `call_task` tells each change of it.
         """
-        return self._request(CallTicket(next(_tickets), name, arguments, "tool", timeout, answers, send_excluded))
+        return self._request(CallTicket(next(_tickets), name, arguments, "tool", timeout, answers, send_excluded, task))
 
     def read_resource(self, uri: str, timeout: float | None = None) -> CallTicket | None:
         """`resources/read` on the active session; `call_finished` reports it. None if no session is live."""
@@ -400,7 +407,9 @@ class ServerSupervisor(QObject):
                 self.sign_in = None
                 self.sign_in_changed.emit()
 
-    def _report_cancelled(self, ticket: CallTicket, rounds: tuple[Round, ...] = ()) -> None:
+    def _report_cancelled(
+        self, ticket: CallTicket, rounds: tuple[Round, ...] = (), task: TaskRecord | None = None
+    ) -> None:
         if ticket in self._cancelled:
             self._cancelled.discard(ticket)
             words = "you cancelled the call; the server was told to stop"
@@ -414,7 +423,9 @@ class ServerSupervisor(QObject):
                     "the server was told to stop"
                 )
             error = ErrorInfo(ErrorKind.CANCELLED, words)
-            self.call_finished.emit(ticket, CallOutcome("cancelled", error=error, rounds=rounds))
+            if task is not None and task.cancel_sent:
+                error = ErrorInfo(ErrorKind.CANCELLED, f"{words}; tasks/cancel was sent for its task")
+            self.call_finished.emit(ticket, CallOutcome("cancelled", error=error, rounds=rounds, task=task))
 
     async def close(self, quick: bool = True) -> None:
         """Close every session of this server (bounded); no process is left running.
@@ -461,6 +472,7 @@ class ServerSupervisor(QObject):
         worker.call_started()
         timeout = ticket.timeout
         questions = self.asks.asking(ticket, ticket.answers, lambda entry: self.call_round.emit(ticket, entry))
+        task = TaskLog(on_change=lambda log: self.call_task.emit(ticket, log.record())) if ticket.task else None
         try:
             if ticket.kind == "resource":
                 outcome = await read_resource(connection, ticket.tool, timeout, questions)
@@ -477,10 +489,11 @@ class ServerSupervisor(QObject):
                     progress,
                     questions,
                     send_excluded=ticket.send_excluded,
+                    task=task,
                 )
         except asyncio.CancelledError:
             if ticket in self._cancelled:
-                self._report_cancelled(ticket, tuple(questions.log.rounds))
+                self._report_cancelled(ticket, tuple(questions.log.rounds), task.record() if task else None)
                 return  # our own cancellation ends here: the task reports and finishes
             cancelled = CallOutcome("cut_off", error=ErrorInfo(ErrorKind.CONNECTION, "the call was cancelled"))
             self.call_finished.emit(ticket, cancelled)

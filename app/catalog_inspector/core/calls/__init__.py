@@ -6,7 +6,8 @@ again on a re-run), `report` (one call as an
 argument sets on disk), `form` and `form_resolve` (a form from an untrusted input
 schema), `validation` (JSON Schema checks, nothing fetched), `sandbox` and
 `sandbox_worker` (validation in a process that can be stopped), `result_text` (a
-result as plain text) and `lint` (what a strict host would reject in a schema).
+result as plain text), `lint` (what a strict host would reject in a schema) and `tasks` (a call run as a
+task: the wire words of both eras, the statuses seen).
 No SDK: `session` sends the requests. Imports `catalog`, `config` and core's shared modules.
 """
 
@@ -104,6 +105,21 @@ from catalog_inspector.core.calls.store import (
     call_command,
     capped,
 )
+from catalog_inspector.core.calls.tasks import (
+    CANCELLED,
+    COMPLETED,
+    FAILED,
+    INPUT_REQUIRED,
+    STATUSES,
+    TASKS_EXTENSION,
+    TERMINAL,
+    TaskLog,
+    TaskProgress,
+    TaskRecord,
+    TaskState,
+    poll_delay,
+    task_support,
+)
 from catalog_inspector.core.calls.validation import (
     Failure,
     FieldProblem,
@@ -194,4 +210,17 @@ __all__ = [
     "validate",
     "verdict_of",
     "verdict_words",
+    "CANCELLED",
+    "COMPLETED",
+    "FAILED",
+    "INPUT_REQUIRED",
+    "STATUSES",
+    "TASKS_EXTENSION",
+    "TERMINAL",
+    "TaskLog",
+    "TaskProgress",
+    "TaskRecord",
+    "TaskState",
+    "poll_delay",
+    "task_support",
 ]

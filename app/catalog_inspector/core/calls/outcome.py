@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from catalog_inspector.core.calls.asking import Round
+from catalog_inspector.core.calls.tasks import TaskRecord
 from catalog_inspector.core.calls.validation import ResultVerdict, check_result
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind, code_words, reason
@@ -63,6 +64,7 @@ Layer = Literal[
     "internal",
     "rounds_exceeded",
     "input_invalid",
+    "task_cancelled",
 ]
 # ok            the server answered with a result (its verdict says how it measures up to the schema)
 # tool_error    the server answered; the tool failed (isError: true)
@@ -79,6 +81,7 @@ Layer = Literal[
 # internal      a bug in the inspector (its traceback is in the server log)
 # rounds_exceeded  the server was still asking for input after the rounds cap: nothing more was sent
 # input_invalid    an answer to the server's question breaks its requested schema: nothing more was sent
+# task_cancelled   the call ran as a task, and the server ended it `cancelled` without being asked to
 
 
 class Outcome(enum.StrEnum):
@@ -121,6 +124,8 @@ class Outcome(enum.StrEnum):
     ROUNDS_EXCEEDED = "rounds_exceeded"
     # An answer to the server's question breaks the schema it requested: nothing more was sent.
     INPUT_INVALID = "input_invalid"
+    # The call ran as a task and the server ended it `cancelled` unasked: there is no result.
+    TASK_CANCELLED = "task_cancelled"
 
     @property
     def exit_code(self) -> int:
@@ -186,6 +191,9 @@ OUTCOMES: dict[Outcome, OutcomeWords] = {
     Outcome.INPUT_INVALID: OutcomeWords(
         "Input invalid: an answer breaks the schema the server asked for; nothing more was sent", True, 3
     ),
+    Outcome.TASK_CANCELLED: OutcomeWords(
+        "Task cancelled: the server ended the task as cancelled without being asked to; there is no result", True, 4
+    ),
 }
 
 # Layers named differently from their outcome; every other layer is its outcome's own word.
@@ -238,6 +246,7 @@ class CallOutcome:
     error: ErrorInfo | None = None
     latency_ms: float = 0.0
     rounds: tuple[Round, ...] = ()  # the server's questions and their answers, round by round
+    task: TaskRecord | None = None  # the task the call ran as (None: a plain call)
 
     @property
     def unanswered(self) -> bool:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from catalog_inspector.core.calls.asking import Round, url_elicitations
 from catalog_inspector.core.calls.outcome import CLEAN_VERDICTS, OUTCOMES, CallOutcome, Outcome
+from catalog_inspector.core.calls.tasks import TaskRecord
 from catalog_inspector.core.calls.validation import FieldProblem, ResultVerdict, Validation
 from catalog_inspector.core.errors import ErrorInfo
 from catalog_inspector.core.jsonrpc_codes import Named, named_code
@@ -101,6 +102,7 @@ class CallReport:
         rounds: the server's questions and their answers, round by round.
         method: the request: tools/call, prompts/get or resources/read (`tool` is then the prompt's
             name or the resource's URI; the document says it under `prompt` or `uri` instead).
+        task: the task the call ran as (`call --task`, or a tool that requires one), or None.
     """
 
     tool: str
@@ -114,6 +116,7 @@ class CallReport:
     duration_ms: float | None = None
     rounds: tuple[Round, ...] = ()
     method: str = "tools/call"
+    task: TaskRecord | None = None
 
     def to_json(self) -> dict[str, Any]:
         target: dict[str, Any] = {"tool": self.tool}
@@ -133,6 +136,7 @@ class CallReport:
             "error": self.error.to_json() if self.error is not None else None,
             "duration_ms": self.duration_ms,
             "rounds": [entry.to_json() for entry in self.rounds],
+            "task": self.task.to_json() if self.task is not None else None,
         }
 
 
@@ -228,6 +232,7 @@ def report_of(
         error=error,
         duration_ms=outcome.latency_ms if sent else None,
         rounds=outcome.rounds,
+        task=outcome.task,
     )
 
 

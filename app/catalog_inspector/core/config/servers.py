@@ -75,6 +75,8 @@ class Limits:
         request_timeout: seconds for one request.
         deadline: seconds for the whole snapshot, connecting included.
         max_rounds: rounds of input_required one test request may answer before it is given up.
+        task_deadline: seconds a test call run as a task may take, from its tools/call to its end (its
+            polls, its questions, its result); the time a person takes to answer is not counted.
     """
 
     max_pages: int = 1000
@@ -83,6 +85,7 @@ class Limits:
     request_timeout: float = 30.0
     deadline: float = 120.0
     max_rounds: int = 10
+    task_deadline: float = 300.0
 
 
 @dataclass(frozen=True)
@@ -158,6 +161,7 @@ BUDGET_KEYS = {  # the entry's "budgets" object (a key of ours: other clients ig
     "requestTimeout": ("request_timeout", float),
     "deadline": ("deadline", float),
     "maxRounds": ("max_rounds", int),
+    "taskDeadline": ("task_deadline", float),
 }
 
 

@@ -37,6 +37,7 @@ from catalog_inspector.core.jsonrpc_codes import named
 from catalog_inspector.core.oauth import InspectorOAuth, OAuthHooks, oauth_applies
 from catalog_inspector.core.session.asking import Asking, AskingDesk
 from catalog_inspector.core.session.clock import PausableClock
+from catalog_inspector.core.session.notices import TaskNotices
 from catalog_inspector.core.text import visible
 from catalog_inspector.core.transport import (
     CompletingReadStream,
@@ -80,6 +81,7 @@ class Connection:
         limits: the budgets it was connected under (a test request's rounds and question size).
         desk: receives the server's own elicitation, sampling and roots requests (eras before 2026-07-28).
         param_headers: the accepted catalog's `x-mcp-header` annotations (the walk teaches them; HTTP calls mirror them).
+        tasks: where the server's task status notifications and task progress go (`core.session.tasks`).
     """
 
     spec: ServerSpec
@@ -96,6 +98,7 @@ class Connection:
     server_info: dict[str, Any] = field(default_factory=dict)
     capabilities: dict[str, Any] = field(default_factory=dict)
     instructions: str | None = None
+    tasks: TaskNotices = field(default_factory=TaskNotices)
 
     @property
     def protocol_version(self) -> str:
@@ -348,6 +351,10 @@ async def connect(
                 error = make_error(ErrorKind.PROTOCOL, f"the server sent an unreadable message: {message}")
             faults.report(error)
         else:
+            if isinstance(message, types.ProgressNotification):
+                # A task's progress, after its tools/call was answered (the SDK routes only a pending request's).
+                notice = message.params
+                await tasks.progress(notice.progress_token, notice.progress, notice.total, notice.message)
             if isinstance(message, types.ElicitCompleteNotification):
                 # The end of a URL elicitation the person opened (2025-11-25 and later): said, never waited for.
                 said = visible(message.params.elicitation_id, 200)
@@ -356,6 +363,7 @@ async def connect(
                 on_notification(str(message.method))
 
     desk = AskingDesk(Asking.of(spec, limits))
+    tasks = TaskNotices()
     params = ParamHeaders()
     handshake = timeout if timeout is not None else limits.request_timeout * 2
     clock = PausableClock(handshake)
@@ -377,6 +385,7 @@ async def connect(
                         read_timeout_seconds=limits.request_timeout,
                         message_handler=on_message,
                         client_info=CLIENT_INFO,
+                        notification_bindings=tasks.bindings(),
                         **desk.callbacks(),
                     )
                 )
@@ -408,6 +417,7 @@ async def connect(
                     server_info=_dump(session.server_info),
                     capabilities=_dump(session.server_capabilities),
                     instructions=session.instructions,
+                    tasks=tasks,
                 )
             except BaseException as exc:
                 body_error = exc

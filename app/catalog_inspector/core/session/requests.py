@@ -9,11 +9,24 @@ a result), with the error or the verdict.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 from mcp.shared.dispatcher import ProgressFnT
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from catalog_inspector.core.calls import CallOutcome, Judge, Layer, Round, find_tool, judge_in_process, layer_of
+from catalog_inspector.core.calls import (
+    TASKS_EXTENSION,
+    CallOutcome,
+    Judge,
+    Layer,
+    Round,
+    TaskLog,
+    find_tool,
+    judge_in_process,
+    layer_of,
+    task_support,
+)
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind
 from catalog_inspector.core.session.asking import (
@@ -26,6 +39,7 @@ from catalog_inspector.core.session.asking import (
     send_asking,
 )
 from catalog_inspector.core.session.connection import Connection
+from catalog_inspector.core.session.tasks import Ended, run_as_task, task_of
 
 __all__ = ["Progress", "call_tool", "get_prompt", "read_resource"]
 
@@ -43,6 +57,7 @@ async def call_tool(
     progress: Progress | None = None,
     asking: Asking | None = None,
     send_excluded: bool = False,
+    task: TaskLog | None = None,
 ) -> CallOutcome:
     """Call `name` on `connection` and check the result against `snapshot`'s schema for it.
 
@@ -53,6 +68,8 @@ async def call_tool(
     `progress` receives the server's progress notifications while the call runs.
     `asking` answers the server's questions (default: nobody; each is closed unanswered).
     An `input_required` answer is never a result: its rounds are answered until one is.
+    `task` runs the call as a task and is filled as it goes (`core.session.tasks`); a tool whose
+    `execution.taskSupport` is `required` runs as one anyway, as a conforming client must.
     """
     tool = find_tool(snapshot, name)
     if tool is None:
@@ -63,15 +80,53 @@ async def call_tool(
         message = f"conforming 2026-07-28 clients exclude {name!r} ({excluded}); nothing was sent"
         return CallOutcome("excluded_tool", error=ErrorInfo(ErrorKind.NOT_SENT, message))
     asking = _asking_for(connection, asking)
+    task = _task_for(connection, tool, task)
     start = time.perf_counter()
-    answered = await send_asking(connection, call_tool_attempt(name, arguments), asking, timeout, progress)
+    if task is not None:
+        answered = await run_as_task(connection, name, arguments, asking, task, timeout, progress)
+    else:
+        answered = await send_asking(connection, call_tool_attempt(name, arguments), asking, timeout, progress)
+        if isinstance(answered, dict) and task_of(answered, _modern(connection)) is not None:
+            message = "the server answered with a task, although the call did not ask for one"
+            answered = ErrorInfo(ErrorKind.PROTOCOL, message)
     latency = (time.perf_counter() - start) * 1000
     rounds = tuple(asking.log.rounds)
+    record = task.record() if task is not None else None
+    if isinstance(answered, Ended):
+        return CallOutcome(answered.layer, error=answered.error, latency_ms=latency, rounds=rounds, task=record)
     if isinstance(answered, ErrorInfo | Stopped):
-        return _stopped(answered, latency, rounds)
+        return replace(_stopped(answered, latency, rounds), task=record)
     verdict = await judge(tool, answered)
     layer: Layer = "tool_error" if answered.get("isError") is True else "ok"
-    return CallOutcome(layer, answered, verdict, latency_ms=latency, rounds=rounds)
+    return CallOutcome(layer, answered, verdict, latency_ms=latency, rounds=rounds, task=record)
+
+
+def _modern(connection: Connection) -> bool:
+    return connection.protocol_version in MODERN_PROTOCOL_VERSIONS
+
+
+def _task_for(connection: Connection, tool: dict[str, Any], task: TaskLog | None) -> TaskLog | None:
+    """The log of the task the call runs as (None: a plain call), with what a conforming client would say."""
+    support = task_support(tool)
+    if task is None and support == "required":
+        task = TaskLog()
+        task.said("run as a task: the tool's execution.taskSupport is required")
+    if task is None:
+        return None
+    if _modern(connection):  # no taskSupport on this era: the server decides, call by call
+        extensions = connection.capabilities.get("extensions")
+        if not (isinstance(extensions, dict) and TASKS_EXTENSION in extensions):
+            task.said(f"the server does not declare the {TASKS_EXTENSION} extension")
+    else:
+        tasks = connection.capabilities.get("tasks")
+        requests = tasks.get("requests") if isinstance(tasks, dict) else None
+        tools = requests.get("tools") if isinstance(requests, dict) else None
+        if not (isinstance(tools, dict) and "call" in tools):
+            task.said("the server does not declare tasks.requests.tools.call: a conforming client would not ask")
+        if support not in ("required", "optional"):
+            said = "does not declare execution.taskSupport" if support is None else f"declares taskSupport {support!r}"
+            task.said(f"the tool {said}: a conforming client would not run it as a task")
+    return task
 
 
 def _asking_for(connection: Connection, asking: Asking | None) -> Asking:

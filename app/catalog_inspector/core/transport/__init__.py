@@ -30,6 +30,7 @@ from catalog_inspector.core.transport.meter import (
     MeteredHTTPTransport,
     MeteredReadStream,
     ProbingWriteStream,
+    declaring_extensions,
     probe_request_id,
     request_id_of,
 )
@@ -69,6 +70,7 @@ __all__ = [
     "bounded_stdio_client",
     "classify",
     "classify_auth",
+    "declaring_extensions",
     "environment_names",
     "http_status_error",
     "legacy_sse_client",

@@ -25,6 +25,12 @@ one: servers must send both). An inspector keeps such a page and warns about its
 (`core.catalog.caching`). For the list requests the session sends (`sent` notes them),
 hints the check would refuse or change are set aside before it, a harmless stand-in
 written in, and `taken_back` puts back what the server sent (or takes the stand-in out).
+
+A 2025-11-25 task-augmented `tools/call` is answered with `{"task": {...}}` (a
+`CreateTaskResult`), which the SDK checks as a `CallToolResult` (it has no tasks
+client) and refuses for its missing `content`. On an older-era session such an answer
+is set aside before the check (a bare `{"content": []}` goes through in its place) and
+given back whole by `taken_back`.
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ class CompletingReadStream(WrappedReadStream[T]):
         self.unknown: dict[RequestId, dict[str, Any]] = {}
         self.lists: set[RequestId] = set()  # list requests sent, not yet answered
         self.hints: dict[RequestId, dict[str, Any]] = {}  # cache hints set aside, by request id
+        self.tasks: dict[RequestId, dict[str, Any]] = {}  # 2025-11-25 CreateTaskResults set aside, by request id
 
     def sent(self, message: types.JSONRPCRequest) -> None:
         """The session sent `message`: a list request's answer will have its cache hints kept."""
@@ -67,6 +74,9 @@ class CompletingReadStream(WrappedReadStream[T]):
         """The request ended without a result to take back (an error, a timeout): drop what was noted for it."""
         self.lists.discard(request_id)
         self.hints.pop(request_id, None)
+        self.completed.discard(request_id)
+        self.unknown.pop(request_id, None)
+        self.tasks.pop(request_id, None)
 
     async def receive(self) -> T:
         item: T = await self._inner.receive()
@@ -86,6 +96,10 @@ class CompletingReadStream(WrappedReadStream[T]):
                 self.completed.add(message.id)
         elif isinstance(message, types.JSONRPCResponse) and isinstance(message.result, dict) and self.modern():
             self._set_aside_unknown(message.id, message.result)
+        elif isinstance(message, types.JSONRPCResponse) and _created_task(message.result):
+            if len(self.tasks) < MAX_NOTED:
+                self.tasks[message.id] = message.result
+                message.result = {"content": []}
         return item
 
     def _set_aside_hints(self, request_id: RequestId, result: dict[str, Any]) -> None:
@@ -119,7 +133,10 @@ class CompletingReadStream(WrappedReadStream[T]):
 
     def taken_back(self, request_id: RequestId, result: dict[str, Any]) -> dict[str, Any]:
         """`result` as the server sent it: without the `resultType` written in for request `request_id`, with the
-        input requests and the cache hints set aside put back."""
+        input requests and the cache hints set aside put back; a task set aside in its place."""
+        task = self.tasks.pop(request_id, None)
+        if task is not None:
+            return task
         if request_id in self.completed:
             self.completed.discard(request_id)
             result.pop("resultType", None)
@@ -142,3 +159,11 @@ def _acceptable(key: str, value: Any) -> bool:
     if key == "ttlMs":
         return type(value) is int and 0 <= value < _SDK_INT
     return value in ("public", "private")
+
+
+def _created_task(result: Any) -> bool:
+    """A 2025-11-25 `CreateTaskResult`: a `task` object with a string `taskId`, and no call result's `content`."""
+    if not isinstance(result, dict) or "content" in result:
+        return False
+    task = result.get("task")
+    return isinstance(task, dict) and isinstance(task.get("taskId"), str)

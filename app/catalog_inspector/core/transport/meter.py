@@ -15,7 +15,8 @@ reads and files them under the JSON-RPC id of the response:
 
 The id a request was sent under is minted inside the SDK; `ProbingWriteStream`
 sees it on its way to the transport, in the sending task, and hands it to the
-caller through a context variable (`probe_request_id`).
+caller through a context variable (`probe_request_id`). The same stream adds, in the same way, the
+extensions one request declares beyond the session's (`declaring_extensions`).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ __all__ = [
     "MeteredHTTPTransport",
     "MeteredReadStream",
     "ProbingWriteStream",
+    "declaring_extensions",
     "probe_request_id",
     "request_id_of",
 ]
@@ -87,11 +89,47 @@ class _Wrapped:
         await self.aclose()
 
 
+_declared: contextvars.ContextVar[dict[str, dict[str, Any]] | None] = contextvars.ContextVar(
+    "declared_extensions", default=None
+)
+
+
+@contextmanager
+def declaring_extensions(extensions: dict[str, dict[str, Any]]) -> Iterator[None]:
+    """The requests this task sends inside the block declare `extensions` too (2026-07-28 per-request
+    capabilities, `_meta` `io.modelcontextprotocol/clientCapabilities`).
+
+    Why here and not in the session: the SDK stamps one capabilities object, fixed at the
+    handshake, on every request, and a client declaring the tasks extension may be
+    answered with a task on *any* call. An inspector declares it only on the calls a person
+    asked to run as tasks, so that a call without it shows what a client without tasks gets.
+    """
+    token = _declared.set(extensions)
+    try:
+        yield
+    finally:
+        _declared.reset(token)
+
+
+def _declare(message: types.JSONRPCRequest, extensions: dict[str, dict[str, Any]]) -> None:
+    meta = message.params.get("_meta") if isinstance(message.params, dict) else None
+    capabilities = meta.get(types.CLIENT_CAPABILITIES_META_KEY) if isinstance(meta, dict) else None
+    if not isinstance(meta, dict) or not isinstance(capabilities, dict):
+        return  # a handshake-era request: no per-request capabilities to add to
+    known = capabilities.get("extensions")
+    # A new object: the SDK hands every request the same capabilities dict.
+    meta[types.CLIENT_CAPABILITIES_META_KEY] = {
+        **capabilities,
+        "extensions": {**(known if isinstance(known, dict) else {}), **extensions},
+    }
+
+
 class ProbingWriteStream(_Wrapped, Generic[T]):
-    """The write stream the SDK session sends into; notes each request's id for `probe_request_id`.
+    """The write stream the SDK session sends into; notes each request's id for `probe_request_id`, and adds
+    the extensions of `declaring_extensions` to its capabilities.
 
     The SDK awaits `send()` in the task that made the request, so the context
-    variable set by that task is visible here. `on_request` hears of every request sent
+    variables set by that task are visible here. `on_request` hears of every request sent
     (the completing stream keeps list results' cache hints for them).
     """
 
@@ -104,6 +142,9 @@ class ProbingWriteStream(_Wrapped, Generic[T]):
             ids = _sent_ids.get()
             if ids is not None:
                 ids.append(item.message.id)
+            declared = _declared.get()
+            if declared:
+                _declare(item.message, declared)
             if self._on_request is not None:
                 self._on_request(item.message)
         await self._inner.send(item)

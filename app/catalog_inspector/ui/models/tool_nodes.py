@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from catalog_inspector.core.calls import task_support
 from catalog_inspector.core.text import visible
 
 __all__ = ["PREVIEW", "Node", "annotation_badges", "description_of", "fold", "preview", "schemas_of"]
@@ -20,11 +21,14 @@ _BADGES = (
 
 
 def annotation_badges(tool: dict[str, Any]) -> list[str]:
-    """The hints a tool sets to true, as short badges (only what the server said)."""
+    """The hints a tool sets to true, as short badges (only what the server said), and its task support
+    (`execution.taskSupport` required or optional: a conforming client must, or may, run it as a task)."""
     annotations = tool.get("annotations")
-    if not isinstance(annotations, dict):
-        return []
-    return [label for key, label in _BADGES if annotations.get(key) is True]
+    badges = [label for key, label in _BADGES if annotations.get(key) is True] if isinstance(annotations, dict) else []
+    support = task_support(tool)
+    if support in ("required", "optional"):
+        badges.append(f"task: {support}")
+    return badges
 
 
 def preview(value: Any) -> str:

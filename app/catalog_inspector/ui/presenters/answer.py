@@ -22,6 +22,7 @@ from catalog_inspector.core.calls import (
     InputAnswer,
     InputAsk,
     Round,
+    TaskRecord,
     merge_round,
     url_elicitations,
     verdict_words,
@@ -62,6 +63,8 @@ class Answer(QObject):
         asking: the question shown (the oldest of this request's that waits for the person), or None.
         waiting: how many of this request's questions wait (the one shown included).
         notice: the URL elicitations a -32042 error carried (nothing to answer), else ().
+        task_text: the task the request runs as, in words, as it changes (its id, status, message, poll
+            interval, progress); "" for a request that is no task.
 
     Signals:
         changed(): the words, `result` or `ticket` changed.
@@ -88,6 +91,8 @@ class Answer(QObject):
         self.asking: PendingAsk | None = None
         self.waiting = 0
         self.notice: tuple[InputAsk, ...] = ()
+        self.task_text = ""
+        supervisor.call_task.connect(self._on_supervisor_call_task)
         supervisor.call_finished.connect(self._on_supervisor_call_finished)
         supervisor.call_progress.connect(self._on_supervisor_call_progress)
         supervisor.call_round.connect(self._on_supervisor_call_round)
@@ -106,6 +111,7 @@ class Answer(QObject):
         self.progress_text = self.verdict_text = self.layer = self.outcome_word = self.verdict = ""
         self.result = None
         self.outcome_text = words
+        self.task_text = ""
         self.rounds = []
         self.notice = ()
         self.changed.emit()
@@ -122,6 +128,7 @@ class Answer(QObject):
         self.outcome_text = self.progress_text = self.verdict_text = self.layer = self.outcome_word = ""
         self.verdict = ""
         self.result = None
+        self.task_text = ""
         self.rounds = []
         self.notice = ()
         self.changed.emit()
@@ -171,6 +178,12 @@ class Answer(QObject):
         self.progress_text = f"Progress {amount}{words}"
         self.changed.emit()
 
+    def _on_supervisor_call_task(self, ticket: CallTicket, task: TaskRecord) -> None:
+        if ticket is not self.ticket:
+            return
+        self.task_text = task.words()
+        self.changed.emit()
+
     def _on_supervisor_call_finished(self, ticket: CallTicket, outcome: CallOutcome) -> None:
         if ticket is not self.ticket:
             return
@@ -182,6 +195,7 @@ class Answer(QObject):
         self.verdict_text = visible(words, VERDICT_LIMIT, keep_newlines=True)
         self.verdict = outcome.verdict.verdict if outcome.verdict else ""
         self.result = outcome.result
+        self.task_text = outcome.task.words() if outcome.task is not None else ""
         self.rounds = list(outcome.rounds) or self.rounds
         self.notice = _notices(outcome, self.supervisor.spec.name)
         self.changed.emit()

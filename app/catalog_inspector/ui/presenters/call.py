@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.calls import CallRecord, Validation, command_with_answers
+from catalog_inspector.core.calls import CallRecord, Validation, command_with_answers, task_support
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import ServerSupervisor
@@ -56,6 +56,7 @@ class CallPresenter(QObject):
         question: what is asked before sending (a tool not annotated read-only), or "" when nothing is asked.
         validation, parse_error, send_anyway: the check of the arguments shown, as the editor last said it.
         send_excluded: the person ticked "Send even though conforming clients exclude it" for this tool.
+        run_as_task: the person ticked "Run as task" (`task_forced`: the tool requires it, whatever the tick).
 
     Signals:
         tool_changed(object): `tool` changed; the arguments to show with it (its draft, a re-run's), or None.
@@ -87,6 +88,7 @@ class CallPresenter(QObject):
         self.parse_error = ""
         self.send_anyway = False
         self.send_excluded = False
+        self.run_as_task = False
         self.timeout = 30.0
         self._drafts: dict[str, Any] = {}  # tool name → the arguments last edited for it
         self._confirmed: tuple[Snapshot | None, set[str]] = (None, set())  # per session: its accepted catalog
@@ -170,6 +172,24 @@ class CallPresenter(QObject):
         return not self.invalid or self.send_anyway
 
     @property
+    def task_support(self) -> str | None:
+        """The chosen tool's `execution.taskSupport` as it declares it (None: none, or no tool)."""
+        return task_support(self.tool) if self.tool is not None else None
+
+    @property
+    def task_forced(self) -> bool:
+        """The tool requires a task: a conforming client must run it as one (so does the inspector)."""
+        return self.task_support == "required"
+
+    @property
+    def as_task(self) -> bool:
+        return self.run_as_task or self.task_forced
+
+    def set_run_as_task(self, wanted: bool) -> None:
+        self.run_as_task = wanted
+        self.actions_changed.emit()
+
+    @property
     def live(self) -> bool:
         return self.supervisor.connection is not None
 
@@ -221,12 +241,15 @@ class CallPresenter(QObject):
         assert self.tool is not None
         kept, self._kept_answers = self._kept_answers, None
         excluded = self.send_excluded and self.excluded_reason is not None
-        ticket = self.supervisor.call_tool(_name(self.tool), arguments, self.timeout, kept, send_excluded=excluded)
+        ticket = self.supervisor.call_tool(
+            _name(self.tool), arguments, self.timeout, kept, send_excluded=excluded, task=self.as_task
+        )
         if ticket is None:
             self._say("Not sent: no session is live (refresh or reconnect the server first).")
             return False
         again = " with the answers it was given" if kept else ""
-        self.answer.start(ticket, f"Calling {visible(ticket.tool, NAME_LIMIT)}{again}…")
+        how = " as a task" if ticket.task else ""
+        self.answer.start(ticket, f"Calling {visible(ticket.tool, NAME_LIMIT)}{how}{again}…")
         return True
 
     def cancel(self) -> bool:

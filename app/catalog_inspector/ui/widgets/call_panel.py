@@ -17,6 +17,11 @@ writes them to an answers file for the `call` command.
 A tool conforming 2026-07-28 clients exclude (an invalid `x-mcp-header` annotation)
 says so (`callExcluded`) and is sent only with "Send even though conforming clients
 exclude it" ticked (`sendExcluded`), like invalid arguments.
+
+"Run as task" (`callRunAsTask`) runs the call as a task; a tool whose
+`execution.taskSupport` is `required` always does (the tick is checked and cannot be
+cleared). The task's id, status, the server's message, poll interval and progress
+are shown as they change (`callTaskStatus`); Cancel sends `tasks/cancel` too.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from PySide6.QtWidgets import (
 
 from catalog_inspector.core.calls import Validation
 from catalog_inspector.core.text import visible
+from catalog_inspector.ui.models.roles import tooltip
 from catalog_inspector.ui.presenters.call import SEND_EXCLUDED, CallPresenter, confirmation_question
 from catalog_inspector.ui.presenters.checks import Checks
 from catalog_inspector.ui.widgets.call_arguments import ArgumentsEditor
@@ -66,6 +72,7 @@ class CallPanel(QWidget):
         presenter: the selected server's Call tab (None: no server is selected).
         editor: the arguments and their check (`callForm`, `callArguments`, `validationMessages` …).
         send_button, cancel_button: `callButton`, `cancelCallButton`.
+        run_as_task, task_status: `callRunAsTask` (the tick) and `callTaskStatus` (the task as it goes).
         result, verdict, outcome: what came back (`callResult` inside, `outputVerdict`, `callOutcome`).
         input_panel: the server's question that waits for the person, shown in place of `result`.
         rounds: the call's rounds of questions and answers (`callRounds`).
@@ -107,8 +114,14 @@ class CallPanel(QWidget):
         self.cancel_button = _button("Cancel", "cancelCallButton", self)
         self.cancel_button.clicked.connect(self.cancel)
         self.progress = plain_label("callProgress", self)
+        self.run_as_task = QCheckBox("Run as task", self)
+        self.run_as_task.setObjectName("callRunAsTask")
+        self.run_as_task.toggled.connect(self._on_run_as_task_toggled)
+        self.task_status = plain_label("callTaskStatus", self)
+        self.task_status.setWordWrap(True)
         top = QHBoxLayout()
         top.addWidget(self.tool_label, 2)
+        top.addWidget(self.run_as_task)
         top.addWidget(self.timeout)
         top.addWidget(self.send_button)
         top.addWidget(self.cancel_button)
@@ -196,6 +209,7 @@ class CallPanel(QWidget):
         answer_layout.setContentsMargins(0, 0, 0, 0)
         answer_layout.addWidget(self.outcome)
         answer_layout.addWidget(self.progress)
+        answer_layout.addWidget(self.task_status)
         answer_layout.addWidget(self.verdict)
         answer_layout.addWidget(self.shown_answer, 1)
         answer_layout.addWidget(self.rounds)
@@ -284,6 +298,10 @@ class CallPanel(QWidget):
         record = self.history.selected_record()
         return record is not None and self.presenter is not None and self.presenter.rerun(record)
 
+    def _on_run_as_task_toggled(self, checked: bool) -> None:
+        if self.presenter is not None and not self.presenter.task_forced:
+            self.presenter.set_run_as_task(checked)
+
     def _on_presenter_send_when_checked(self) -> None:
         self.editor.validate_now()
 
@@ -334,6 +352,7 @@ class CallPanel(QWidget):
         if presenter is None:
             self.outcome.clear()
             self.progress.clear()
+            self.task_status.clear()
             self.verdict.clear()
             self.result.clear_result()
             return
@@ -341,6 +360,8 @@ class CallPanel(QWidget):
         self.outcome.setProperty("layer", presenter.answer.layer)
         self.outcome.setProperty("outcome", presenter.answer.outcome_word)
         self.progress.setText(presenter.answer.progress_text)
+        self.task_status.setText(presenter.answer.task_text)
+        self.task_status.setVisible(bool(presenter.answer.task_text))
         self.verdict.setText(presenter.answer.verdict_text)
         self.verdict.setProperty("verdict", presenter.answer.verdict)
         if presenter.answer.result is not None:
@@ -375,6 +396,7 @@ class CallPanel(QWidget):
 
     def _update_actions(self) -> None:
         presenter = self.presenter
+        self._show_task_tick()
         self.send_button.setEnabled(presenter is not None and presenter.can_send)
         anyway = self.editor.invalid and self.editor.send_anyway.isChecked()
         excluded = presenter is not None and presenter.send_excluded and presenter.excluded_reason is not None
@@ -386,6 +408,26 @@ class CallPanel(QWidget):
         self.copy_command_button.setEnabled(record is not None and record.kind == "tool" and not record.arguments_cut)
         self.save_set_button.setEnabled(self.tool is not None and not self.editor.parse_error)
         self.delete_set_button.setEnabled(self.sets.currentIndex() > 0)
+
+    def _show_task_tick(self) -> None:
+        """The tick says whether the call runs as a task: forced (checked, fixed) for a tool that requires one."""
+        presenter = self.presenter
+        forced = presenter is not None and presenter.task_forced
+        support = presenter.task_support if presenter is not None else None
+        self.run_as_task.blockSignals(True)
+        self.run_as_task.setChecked(presenter is not None and presenter.as_task)
+        self.run_as_task.blockSignals(False)
+        self.run_as_task.setEnabled(presenter is not None and presenter.tool is not None and not forced)
+        if forced:
+            words = "This tool's execution.taskSupport is required: it is always run as a task."
+        elif support == "optional":
+            words = "This tool's execution.taskSupport is optional: it may be run as a task."
+        else:
+            words = (
+                "Run the call as a task (2025-11-25: the call asks for one; 2026-07-28: it declares the tasks "
+                "extension and the server decides). This tool declares no task support."
+            )
+        self.run_as_task.setToolTip(tooltip(words))
 
     # -- history and argument sets ----------------------------------------------------
     def _on_presenter_history_changed(self) -> None:
