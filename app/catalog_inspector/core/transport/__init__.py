@@ -38,6 +38,7 @@ from catalog_inspector.core.transport.param_headers import (
 )
 from catalog_inspector.core.transport.sdk import (
     DiscoverAttempt,
+    handshake_capabilities,
     negotiate_auto,
     negotiate_auto_noting,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "classify",
     "classify_auth",
     "environment_names",
+    "handshake_capabilities",
     "http_status_error",
     "legacy_sse_client",
     "negotiate_auto",
