@@ -282,3 +282,20 @@ async def test_what_the_sdks_oauth_helpers_raise_is_named_by_its_step_and_cause(
     error = classify_auth(await _raised_by(make), "metadata").info
     assert (error.kind, error.details["step"], error.details["cause"]) == (ErrorKind.AUTH, step, cause), error
     assert words in error.message
+
+
+async def test_the_capabilities_a_session_declares_at_a_version_are_read_from_the_sdk() -> None:
+    # An initialize at a pinned version (a client profile) declares what the SDK's own would: its extensions,
+    # and the callbacks the session was given.
+    from catalog_inspector.core.transport import handshake_capabilities
+
+    send, receive = anyio.create_memory_object_stream[Any](1)
+    async with send, receive:
+
+        async def elicit(*_args: Any) -> Any:
+            raise AssertionError("never asked")
+
+        ui = {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}
+        session = ClientSession(receive, send, elicitation_callback=elicit, extensions=ui)
+        declared = handshake_capabilities(session, "2025-06-18")
+        assert declared.extensions == ui and declared.elicitation is not None and declared.sampling is None

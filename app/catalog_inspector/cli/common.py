@@ -14,6 +14,7 @@ from typing import TypeVar
 import anyio
 
 from catalog_inspector.cli.oauth import with_oauth_flags
+from catalog_inspector.cli.profile import with_client_flags
 from catalog_inspector.core.config import (
     ConfigError,
     Limits,
@@ -58,12 +59,16 @@ def with_oauth(spec: ServerSpec, args: argparse.Namespace) -> ServerSpec:
 
 
 def spec_from(args: argparse.Namespace) -> ServerSpec:
-    """The server the flags name, with `--protocol-era` and `--roots` applied over its entry's own."""
+    """The server the flags name, with `--protocol-era`, `--roots` and the client profile flags applied over its
+    entry's own."""
     spec = _spec_from(args)
     era = getattr(args, "protocol_era", None)
     if era is not None:
         spec = replace(spec, protocol_era=era)
-    return spec
+    try:
+        return with_client_flags(spec, args)  # after the era: a pinned version cannot go with "modern"
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
 
 
 def _spec_from(args: argparse.Namespace) -> ServerSpec:

@@ -8,6 +8,7 @@ from typing import Any
 
 from catalog_inspector.cli.common import CHECK_BUDGET, FAIL_ON
 from catalog_inspector.cli.oauth import add_oauth_options
+from catalog_inspector.cli.profile import add_client_options
 from catalog_inspector.core.config import (
     PROTOCOL_ERAS,
     Limits,
@@ -60,6 +61,7 @@ def add_walk_options(command: argparse.ArgumentParser, remainder: bool = True) -
         "legacy: initialize only; modern: 2026-07-28 discovery only",
     )
     add_oauth_options(command)
+    add_client_options(command)
     if remainder:
         command.add_argument("stdio", nargs=argparse.REMAINDER, help="-- COMMAND [ARG...] for a stdio server")
 

@@ -273,6 +273,40 @@ class ServerSupervisor(QObject):
         self._start(candidate, self._run_worker(candidate), lambda exc: self._on_crashed(candidate, exc))
         return True
 
+    def walk_beside(self, spec: ServerSpec, on_walked: Callable[[Snapshot], None]) -> bool:
+        """Walk `spec` (this server as another client: "walk again as …") once, in a session of its own beside the
+        active one, under the same budgets; it closes as soon as it has walked. `on_walked` gets its snapshot, exactly
+        once (a stopped walk's says `cancelled`); it is never published, and `close()` stops it like any session.
+        False when this server is closing (nothing starts)."""
+        if self._closing:
+            return False
+        worker = SessionWorker(
+            spec,
+            limits_for(spec, self.limits),
+            on_spawn=self._registry.add if self._registry else None,
+            on_exit=self._registry.remove if self._registry else None,
+        )
+        worker.stop()  # asked before it runs: the session closes as soon as the walk is reported
+        reported: list[Snapshot] = []
+
+        def report(snapshot: Snapshot) -> None:
+            if not reported:
+                reported.append(snapshot)
+                on_walked(snapshot)
+
+        async def walk() -> None:
+            asking.set(self)  # a sign-in this walk needs is shown on this server
+            try:
+                await worker.run(report)
+            finally:
+                stopped = CatalogError(ErrorInfo(ErrorKind.CANCELLED, "the walk was stopped before it finished"))
+                report(failed_snapshot(stopped, source_of(spec)))
+
+        def crashed(exc: BaseException) -> None:
+            report(failed_snapshot(self._report_bug(exc), source_of(spec)))
+
+        return self._start(worker, walk(), crashed) is not None
+
     def cancel(self) -> bool:
         """Stop the walk in progress; the shown catalog stays. False if nothing runs."""
         candidate = self._candidate

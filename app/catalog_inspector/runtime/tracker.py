@@ -44,6 +44,7 @@ from catalog_inspector.core.drift import (
 )
 from catalog_inspector.runtime.messages import MessageBridge, failure_words
 from catalog_inspector.runtime.offload import Offload, OffloadClosed
+from catalog_inspector.runtime.profile_walks import ProfileWalks
 from catalog_inspector.runtime.supervisor import ServerSupervisor
 from catalog_inspector.runtime.tasks import TaskSet
 
@@ -69,6 +70,7 @@ class DriftTracker(QObject):
         entries: each server's kept snapshots, oldest first (as last listed).
         pins: each server's approval, once loaded (None: never approved).
         collisions: tool name → the servers (in config order) whose accepted catalogs offer it, when more than one.
+        profiles: the second walks of a server as another client ("walk again as …"), compared with its catalog.
 
     Signals:
         report_ready(str): a new report for this server is in `reports` (a new catalog's first report).
@@ -105,6 +107,8 @@ class DriftTracker(QObject):
         self._last: dict[str, Snapshot] = {}  # the catalog each server's next one is compared with
         self._reported: dict[str, Snapshot] = {}  # the catalog each server's report in `reports` is of
         self._locks: dict[str, asyncio.Lock] = {}
+        # "Walk again as …": its comparisons arrive as any other the person asked for.
+        self.profiles = ProfileWalks(offload, self._tasks, self._messages, self.comparison_ready.emit, self._tracks)
         for supervisor in supervisors:
             self.follow(supervisor)
 
@@ -121,6 +125,9 @@ class DriftTracker(QObject):
         for table in (self.reports, self.entries, self.pins, self._last, self._reported):
             table.pop(name, None)
         self._spawn(self._collide(), "", "compare tool names across servers", True)
+
+    def _tracks(self, supervisor: ServerSupervisor) -> bool:
+        return self._supervisors.get(supervisor.spec.name) is supervisor
 
     def _follows(self, spec: ServerSpec) -> bool:
         """The server of this entry is still tracked: the configuration neither dropped nor replaced it."""

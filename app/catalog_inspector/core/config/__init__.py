@@ -2,7 +2,8 @@
 
 Holds `servers` (the `mcpServers` shape, `ServerSpec`, `Limits`, loading),
 `checks` (what each field must hold to be usable: one rule for the config, the CLI
-and the server dialog), `store` (the app's file, written whole and atomically), `clients` (other MCP
+and the server dialog), `profiles` (the client an entry says it is: name, version, extensions, a
+pinned protocol version, the hosts' presets), `store` (the app's file, written whole and atomically), `clients` (other MCP
 clients' shapes, variables and usual locations), `consent` (which commands the
 user agreed to run) and `secrets` (values kept in the system keyring).
 Imports only core's shared modules; every other room may import this face.
@@ -27,6 +28,23 @@ from catalog_inspector.core.config.clients import (
 from catalog_inspector.core.config.consent import (
     LaunchConsent,
     launch_words,
+)
+from catalog_inspector.core.config.profiles import (
+    DEFAULT_KEY,
+    ENTRY_KEY,
+    HANDSHAKE_VERSIONS,
+    MCP_APPS,
+    OURS,
+    PRESETS,
+    ClientProfile,
+    changed,
+    check_client_text,
+    check_era,
+    check_extension,
+    check_protocol_version,
+    parse_client,
+    profile_choices,
+    profile_for,
 )
 from catalog_inspector.core.config.secrets import (
     SERVICE,
@@ -60,6 +78,21 @@ from catalog_inspector.core.config.store import (
 
 __all__ = [
     "BUDGET_KEYS",
+    "ClientProfile",
+    "DEFAULT_KEY",
+    "ENTRY_KEY",
+    "HANDSHAKE_VERSIONS",
+    "MCP_APPS",
+    "OURS",
+    "PRESETS",
+    "changed",
+    "check_client_text",
+    "check_era",
+    "check_extension",
+    "check_protocol_version",
+    "parse_client",
+    "profile_choices",
+    "profile_for",
     "ConfigError",
     "ConfigStore",
     "DEMO_MODES",

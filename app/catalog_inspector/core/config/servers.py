@@ -27,6 +27,7 @@ from catalog_inspector.core.config.checks import (
     check_url,
 )
 from catalog_inspector.core.config.clients import ShapeError, VariableError, expand, servers_of, workspace_of
+from catalog_inspector.core.config.profiles import ClientProfile, check_era, parse_client
 from catalog_inspector.core.config.secrets import read_secret
 from catalog_inspector.core.files import (
     MAX_CONFIG_BYTES,
@@ -129,6 +130,7 @@ class ServerSpec:
     oauth: OAuthConfig | None = None  # http and sse: the entry's `"oauth"` object (None: sign in with defaults)
     roots: tuple[Mapping[str, str], ...] = ()  # `"roots"`: what roots/list is answered with ([{"uri", "name"}])
     protocol_era: ProtocolEra = "auto"  # `"protocolEra"`: legacy (initialize), modern (2026-07-28 only), auto
+    client: ClientProfile | None = None  # `"client"`: who the client says it is (None: this inspector)
 
     def describe(self) -> str:
         """A one-line plain description (`stdio: python -m x`, `http: https://…`), without secrets:
@@ -305,6 +307,8 @@ def parse_entry(name: str, entry: Any, variables: Variables | None = None) -> Se
     budgets = _budgets(entry.get("budgets"), f"{where}.budgets")
     roots = _roots(entry.get("roots"), f"{where}.roots")
     era = _era(entry.get("protocolEra"), f"{where}.protocolEra")
+    client = parse_client(entry.get("client"), f"{where}.client")
+    check_era(client, era, f"{where}.client")
     kind = entry.get("type") or entry.get("transport")
     if kind is not None and not isinstance(kind, str):
         raise ConfigError(f"{where}.type must be a string: {SUPPORTED_TYPES}")
@@ -333,6 +337,7 @@ def parse_entry(name: str, entry: Any, variables: Variables | None = None) -> Se
             budgets=budgets,
             roots=roots,
             protocol_era=era,
+            client=client,
         )
         # After expansion: a variable's value is what the process would get.
         check_text(spec.command, f"{where}.command")
@@ -363,6 +368,7 @@ def parse_entry(name: str, entry: Any, variables: Variables | None = None) -> Se
             oauth=oauth,
             roots=roots,
             protocol_era=era,
+            client=client,
         )
     if kind is not None:
         raise ConfigError(f"{where}: type {kind!r} is not supported; use {SUPPORTED_TYPES}")

@@ -274,3 +274,4 @@ class Comparison:
     error: str | None = None
     rows: tuple[DriftRow, ...] = ()
     counts: Mapping[Severity, int] = field(default_factory=dict)
+    title: str | None = None  # what was compared and found, said whole ("What Cursor sees versus what we see: …")

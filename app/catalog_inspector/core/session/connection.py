@@ -29,7 +29,6 @@ from mcp.shared.message import SessionMessage
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import TypeAdapter
 
-from catalog_inspector import __version__
 from catalog_inspector.core.catalog import Fetched
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.errors import CatalogError, ErrorKind, leaves, make_error
@@ -37,6 +36,7 @@ from catalog_inspector.core.jsonrpc_codes import named
 from catalog_inspector.core.oauth import InspectorOAuth, OAuthHooks, oauth_applies
 from catalog_inspector.core.session.asking import Asking, AskingDesk
 from catalog_inspector.core.session.clock import PausableClock
+from catalog_inspector.core.session.handshake import client_options, initialize_at, pinned_version
 from catalog_inspector.core.session.notices import TaskNotices
 from catalog_inspector.core.text import visible
 from catalog_inspector.core.transport import (
@@ -60,7 +60,6 @@ from catalog_inspector.core.transport import (
 __all__ = ["Connection", "Notification", "connect"]
 
 _RAW: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
-CLIENT_INFO = types.Implementation(name="mcp-catalog-inspector", version=__version__)
 
 Notification = Callable[[str], None]
 """Receives the method of each server notification (e.g. `notifications/tools/list_changed`)."""
@@ -249,9 +248,12 @@ async def _negotiate(session: ClientSession, spec: ServerSpec, log: ServerLog) -
     """The handshake of the entry's protocol era: discover else initialize (auto), or only one of them.
 
     A -32022 answer to discovery (the server names the versions it supports) is said in the log with what
-    followed: asked again at a version both speak, or fell back to `initialize`.
+    followed: asked again at a version both speak, or fell back to `initialize`. A version the entry's client
+    profile pins is proposed in an initialize of its own (no discover first).
     """
-    if spec.protocol_era == "legacy":
+    if (pinned := pinned_version(spec)) is not None:
+        await initialize_at(session, pinned, spec)
+    elif spec.protocol_era == "legacy":
         await session.initialize()
     elif spec.protocol_era == "modern":
         await session.discover()
@@ -384,8 +386,8 @@ async def connect(
                         ProbingWriteStream[SessionMessage](write, on_request=completing.sent),
                         read_timeout_seconds=limits.request_timeout,
                         message_handler=on_message,
-                        client_info=CLIENT_INFO,
                         notification_bindings=tasks.bindings(),
+                        **client_options(spec),  # the entry's client profile: clientInfo, extensions
                         **desk.callbacks(),
                     )
                 )

@@ -134,4 +134,8 @@ async def take_snapshot(
 
 
 def source_of(spec: Any) -> dict[str, Any]:
-    return {"name": spec.name, "transport": spec.transport, "target": spec.describe()}
+    """What a snapshot says of the server it walked; `client` when it was walked under a client profile."""
+    source = {"name": spec.name, "transport": spec.transport, "target": spec.describe()}
+    if getattr(spec, "client", None) is not None:
+        source["client"] = spec.client.source()
+    return source

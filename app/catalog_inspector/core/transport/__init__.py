@@ -39,6 +39,7 @@ from catalog_inspector.core.transport.param_headers import (
 )
 from catalog_inspector.core.transport.sdk import (
     DiscoverAttempt,
+    handshake_capabilities,
     negotiate_auto,
     negotiate_auto_noting,
 )
@@ -72,6 +73,7 @@ __all__ = [
     "classify_auth",
     "declaring_extensions",
     "environment_names",
+    "handshake_capabilities",
     "http_status_error",
     "legacy_sse_client",
     "negotiate_auto",

@@ -5,6 +5,9 @@
 - `negotiate_auto` (`mcp.client._probe`): the discover-else-initialize policy of the
   SDK's `Client(mode="auto")`, which `ClientSession` does not offer on its own; we
   note the discover requests it sends (`negotiate_auto_noting`) to say why it fell back;
+- `handshake_capabilities` (`ClientSession._build_capabilities`): the capabilities the session
+  would declare at a version, for an initialize we send ourselves (the SDK's `initialize()`
+  proposes only its newest version, and a client profile may pin another);
 - `request_within_origin` and `sse_within_origin` (`mcp.shared._httpx_utils`): the
   SDK's same-origin redirect rule for HTTP requests and event streams, which our
   legacy SSE client follows so that it refuses exactly what the SDK's would.
@@ -17,12 +20,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
+import mcp_types as types
 from mcp.client._probe import negotiate_auto
 from mcp.client.session import ClientSession
 from mcp.shared._httpx_utils import request_within_origin, sse_within_origin
 from mcp.shared.exceptions import MCPError
 
-__all__ = ["DiscoverAttempt", "negotiate_auto", "negotiate_auto_noting", "request_within_origin", "sse_within_origin"]
+__all__ = [
+    "DiscoverAttempt",
+    "handshake_capabilities",
+    "negotiate_auto",
+    "negotiate_auto_noting",
+    "request_within_origin",
+    "sse_within_origin",
+]
 
 
 @dataclass(frozen=True)
@@ -64,3 +75,8 @@ async def negotiate_auto_noting(session: ClientSession) -> list[DiscoverAttempt]
     noting = _Noting(session)
     await negotiate_auto(cast(ClientSession, noting))
     return noting.attempts
+
+
+def handshake_capabilities(session: ClientSession, version: str) -> types.ClientCapabilities:
+    """What `session` declares in an initialize at `version`: its callbacks' capabilities and its extensions."""
+    return session._build_capabilities(version)

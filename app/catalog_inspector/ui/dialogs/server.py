@@ -4,7 +4,8 @@ The dialog edits the entry's JSON, not a `ServerSpec`: keys it does not show
 (another client's settings) are carried through unchanged. Environment and
 header values are masked until "Show values" is ticked. The roots the server is
 given when it asks (`roots/list`: `"roots": [{"uri", "name"}]`, file:// only) and
-the protocol era (`"protocolEra"`) are edited here too.
+the protocol era (`"protocolEra"`) are edited here too, and the client profile (`"client"`: who the
+client says it is) is chosen here.
 """
 
 from __future__ import annotations
@@ -40,14 +41,15 @@ from catalog_inspector.core.config import (
     reference,
     store_secret,
 )
+from catalog_inspector.ui.dialogs.client_profile import ClientProfileCombo
 from catalog_inspector.ui.widgets.labels import plain_label
 
 __all__ = ["ServerDialog"]
 
 TRANSPORTS = (("stdio", "stdio (a local command)"), ("http", "Streamable HTTP"), ("sse", "legacy HTTP+SSE"))
 SHOWN_KEYS = ("type", "transport", "command", "args", "env", "cwd", "url", "headers", "disabled", "budgets", "roots",
-              "protocolEra")  # fmt: skip
-FIELDS = ("name", "command", "args", "env", "cwd", "url", "headers", "budgets", "roots")
+              "protocolEra", "client")  # fmt: skip
+FIELDS = ("name", "command", "args", "env", "cwd", "url", "headers", "budgets", "roots", "client")
 ERAS = (("auto", "auto (2026-07-28 when the server offers it)"), ("legacy", "legacy (initialize, 2025-11-25 and before)"),
         ("modern", "modern (2026-07-28 only)"))  # fmt: skip
 
@@ -185,6 +187,7 @@ class ServerDialog(QDialog):
         for key, text in ERAS:
             self.era.addItem(text, key)
         self.era.setCurrentIndex(max(0, self.era.findData(self._original.get("protocolEra", "auto"))))
+        self.client = ClientProfileCombo(self, self._original.get("client"), "client" in self._original)
         self.reveal = QCheckBox("Show values", self)
         self.reveal.setObjectName("serverRevealValues")
         self.reveal.toggled.connect(self._on_reveal_toggled)
@@ -231,6 +234,7 @@ class ServerDialog(QDialog):
             ("budgets", "Budgets", budget_row),
             ("roots", "Roots (roots/list)", self.roots),
             ("protocolEra", "Protocol era", self.era),
+            ("client", "Client profile", self.client),
         ):
             form.addRow(title, widget)
             self._rows[field] = [widget, form.labelForField(widget)]
@@ -253,7 +257,7 @@ class ServerDialog(QDialog):
         self.transport.setCurrentIndex(max(0, self.transport.findData(kind)))
         for signal in (self.name.textChanged, self.command.textChanged, self.cwd.textChanged, self.url.textChanged,
                        self.args.textChanged, self.transport.currentIndexChanged, self.disabled.toggled,
-                       self.era.currentIndexChanged):  # fmt: skip
+                       self.era.currentIndexChanged, self.client.currentIndexChanged):  # fmt: skip
             signal.connect(self._on_field_changed)
         for line in self.budgets.values():
             line.textChanged.connect(self._on_field_changed)
@@ -311,6 +315,9 @@ class ServerDialog(QDialog):
             entry["roots"] = roots
         if self.era.currentData() != "auto":
             entry["protocolEra"] = self.era.currentData()
+        present, client = self.client.value()
+        if present:
+            entry["client"] = client
         if self.disabled.isChecked():
             entry["disabled"] = True
         return entry

@@ -1,5 +1,6 @@
 """What the Drift tab shows for one server: the last refresh's report or a comparison asked for, the kept
-snapshots, the approval; and what the person does there (compare, delete, approve, forget, keep fewer).
+snapshots, the approval; and what the person does there (compare, walk again as another client, delete, approve,
+forget, keep fewer).
 
 Each fact has its own signal, so a new listing of the history does not redraw the
 report table (and lose its selection), and an approval does not re-plan the tree.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
+from catalog_inspector.core.config import profile_choices
 from catalog_inspector.core.drift import Comparison, DriftReport, Entry
 from catalog_inspector.runtime import ServerSupervisor
 from catalog_inspector.runtime.messages import MessageBridge
@@ -29,12 +31,14 @@ class DriftPresenter(QObject):
         approval_changed(): `approved` or the report's approval check changed.
         history_changed(): `history` changed.
         comparison_changed(): `comparison` changed (a comparison came, or the report is shown again).
+        walk_as_changed(): a walk of this server as another client began or ended (`walking_as`).
     """
 
     report_changed = Signal()
     approval_changed = Signal()
     history_changed = Signal()
     comparison_changed = Signal()
+    walk_as_changed = Signal()
 
     def __init__(
         self,
@@ -53,6 +57,7 @@ class DriftPresenter(QObject):
         tracker.approval_changed.connect(self._on_tracker_approval_changed)
         tracker.history_changed.connect(self._on_tracker_history_changed)
         tracker.comparison_ready.connect(self._on_tracker_comparison_ready)
+        tracker.profiles.walks_changed.connect(self._on_profiles_walks_changed)
 
     @property
     def name(self) -> str:
@@ -94,6 +99,20 @@ class DriftPresenter(QObject):
         """Compare two kept snapshots (`new` None: with the catalog shown now); `comparison_changed` follows."""
         self._tracker.request_comparison(self.name, old, new)
 
+    @property
+    def walking_as(self) -> str | None:
+        """The client this server is being walked as now ("walk again as …"), or None."""
+        return self._tracker.profiles.walking_as(self.supervisor)
+
+    def walk_choices(self) -> list[tuple[str, str]]:
+        """What "walk again as …" offers: (key, label), the entry's own profile first."""
+        return profile_choices(self.supervisor.spec.client)
+
+    def walk_again_as(self, key: str) -> None:
+        """Walk the server once as that client and compare what it sees with the catalog shown now;
+        `comparison_changed` follows (`walk_as_changed` when it starts and ends)."""
+        self._tracker.profiles.walk_again_as(self.supervisor, key)
+
     def show_report(self) -> None:
         """Back to the last refresh's report."""
         if self.comparison is not None:
@@ -127,6 +146,10 @@ class DriftPresenter(QObject):
     def _on_tracker_history_changed(self, name: str) -> None:
         if name == self.name:
             self.history_changed.emit()
+
+    def _on_profiles_walks_changed(self, name: str) -> None:
+        if name == self.name:
+            self.walk_as_changed.emit()
 
     def _on_tracker_comparison_ready(self, name: str, comparison: Comparison) -> None:
         if name == self.name:

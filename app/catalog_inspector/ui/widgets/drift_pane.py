@@ -28,6 +28,7 @@ from catalog_inspector.ui.presenters.drift import DriftPresenter
 from catalog_inspector.ui.widgets.labels import plain_label
 from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.tables import compact_table
+from catalog_inspector.ui.widgets.walk_as import WalkAsButton
 
 __all__ = ["DriftPane"]
 
@@ -39,7 +40,8 @@ class DriftPane(QWidget):
 
     By default it shows what the last accepted refresh changed; picking kept
     snapshots in the history and pressing Compare shows the drift between them
-    (one picked: between it and the catalog shown now).
+    (one picked: between it and the catalog shown now). "Walk again as…" walks the server once more as another
+    client and shows what that client sees next to what we see.
 
     Signals:
         approve_clicked(): approve (pin) the catalog shown now.
@@ -74,6 +76,7 @@ class DriftPane(QWidget):
         self.latest_button = QPushButton("Show last refresh", self)
         self.latest_button.setObjectName("lastRefreshButton")
         self.latest_button.clicked.connect(self._on_latest_clicked)
+        self.walk_as_button = WalkAsButton(self)
 
         self.model = DriftModel(self)
         self.view = QTableView(self)
@@ -137,6 +140,7 @@ class DriftPane(QWidget):
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)
         top.addWidget(self.latest_button)
+        top.addWidget(self.walk_as_button)
         pins = QHBoxLayout()
         pins.addWidget(self.pin_status, 1)
         pins.addWidget(self.approve_button)
@@ -167,7 +171,8 @@ class DriftPane(QWidget):
 
     # -- binding -------------------------------------------------------------------
     _PANE_SIGNALS = ("approve_clicked", "forget_clicked", "compare_requested", "delete_requested")
-    _PRESENTER_SIGNALS = ("report_changed", "approval_changed", "history_changed", "comparison_changed")
+    _PRESENTER_SIGNALS = ("report_changed", "approval_changed", "history_changed", "comparison_changed",
+                          "walk_as_changed")  # fmt: skip
 
     def bind(self, presenter: DriftPresenter | None) -> None:
         """Render this server's Drift tab and send what the person does there to it (None: no server)."""
@@ -177,6 +182,7 @@ class DriftPane(QWidget):
         if old is not None:
             for name, slot in zip(self._PANE_SIGNALS, self._intent_slots, strict=True):
                 getattr(self, name).disconnect(slot)
+            self.walk_as_button.chosen.disconnect(old.walk_again_as)
             for name in self._PRESENTER_SIGNALS:
                 getattr(old, name).disconnect(getattr(self, f"_on_presenter_{name}"))
         self.presenter = presenter
@@ -186,13 +192,22 @@ class DriftPane(QWidget):
             self._intent_slots = (presenter.approve, presenter.forget_approval, presenter.compare, presenter.delete)
             for name, slot in zip(self._PANE_SIGNALS, self._intent_slots, strict=True):
                 getattr(self, name).connect(slot)
+            self.walk_as_button.chosen.connect(presenter.walk_again_as)
             for name in self._PRESENTER_SIGNALS:
                 getattr(presenter, name).connect(getattr(self, f"_on_presenter_{name}"))
         self._on_presenter_history_changed()
         self._on_presenter_comparison_changed()
+        self._on_presenter_walk_as_changed()
 
     def _on_presenter_report_changed(self) -> None:
         self._render_report()
+
+    def _on_presenter_walk_as_changed(self) -> None:
+        presenter = self.presenter
+        if presenter is None:
+            self.walk_as_button.show_choices([], None, False)
+        else:
+            self.walk_as_button.show_choices(presenter.walk_choices(), presenter.walking_as, presenter.has_catalog)
 
     def _on_presenter_approval_changed(self) -> None:
         self._render_report()
@@ -219,6 +234,7 @@ class DriftPane(QWidget):
         """The last refresh's drift (unless a comparison the user asked for is on screen) and the approval."""
         self._report = report
         self.approve_button.setEnabled(has_catalog)
+        self._on_presenter_walk_as_changed()  # a first catalog makes it possible
         self.forget_button.setEnabled(approved)
         if report is not None and report.pins is not None:
             self.pin_status.setText("Approval: " + report.pins.summary())
@@ -241,6 +257,10 @@ class DriftPane(QWidget):
 
     def show_comparison(self, comparison: Comparison) -> None:
         self.latest_button.setEnabled(True)
+        if comparison.title is not None:  # it says itself what was compared and found ("What Cursor sees versus …")
+            self.summary.setText(comparison.title)
+            self._show_rows(comparison.rows)
+            return
         if comparison.diff is None:
             self.summary.setText(
                 f"Could not compare {comparison.old_label} with {comparison.new_label}: {comparison.error}"
