@@ -52,3 +52,14 @@ def test_the_older_era_has_no_parameter_headers_and_excludes_nothing(url: str) -
     assert code == 0 and doc["excluded_tools"] == []
     code, doc = run("call", "forecast", "--protocol-era", "legacy", "--args", '{"region": "eu-west"}', "--url", url)
     assert code == 0 and doc["outcome"] == "ok"
+
+
+def test_a_value_too_long_for_a_header_line_is_refused_before_sending(url: str) -> None:
+    region = "r" * 9_000  # an 8 KiB header line is what servers and proxies commonly take
+    code, doc = run("call", "forecast", "--args", json.dumps({"region": region}), "--url", url)
+    assert code == 3 and doc["outcome"] == "invalid_arguments" and doc["sent"] is False
+    assert "Mcp-Param-Region would make a 9,018-byte header line, over the 8,192 bytes" in doc["error"]["message"]
+    # Just under the line's bound it travels, and the server (which checks the header) takes it.
+    region = "r" * (8_192 - len("Mcp-Param-Region: "))
+    code, doc = run("call", "forecast", "--args", json.dumps({"region": region}), "--url", url)
+    assert code == 0 and doc["outcome"] == "ok", doc["error"]

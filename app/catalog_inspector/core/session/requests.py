@@ -62,7 +62,9 @@ async def call_tool(
     """Call `name` on `connection` and check the result against `snapshot`'s schema for it.
 
     A tool conforming 2026-07-28 clients exclude (an invalid `x-mcp-header`) is not called
-    unless `send_excluded`: this is an inspector, so it can be, but only on purpose.
+    unless `send_excluded`: this is an inspector, so it can be, but only on purpose. On
+    Streamable HTTP, an argument mirrored into a header line too long to travel is refused
+    before sending (`invalid_arguments`, nothing sent).
 
     `judge` checks the result; the default runs in this thread without a time limit.
     `progress` receives the server's progress notifications while the call runs.
@@ -79,6 +81,9 @@ async def call_tool(
     if excluded is not None and not send_excluded:
         message = f"conforming 2026-07-28 clients exclude {name!r} ({excluded}); nothing was sent"
         return CallOutcome("excluded_tool", error=ErrorInfo(ErrorKind.NOT_SENT, message))
+    if connection.spec.transport == "http" and (too_long := connection.param_headers.too_long(name, arguments)):
+        # An argument a header cannot carry: refused here, not as an opaque 431 or a closed connection.
+        return CallOutcome("invalid_arguments", error=ErrorInfo(ErrorKind.NOT_SENT, too_long))
     asking = _asking_for(connection, asking)
     task = _task_for(connection, tool, task)
     start = time.perf_counter()
