@@ -69,9 +69,9 @@ def test_a_tasks_question_is_answered_from_the_answers_file_and_kept_in_rounds(e
 
 @pytest.mark.parametrize("era", ["legacy", "modern"])
 def test_a_task_that_never_ends_is_a_timeout_at_the_task_deadline_and_is_cancelled(era: str) -> None:
-    code, doc, stderr = call("forever", "--task", "--task-deadline", "0.5", era=era)
+    code, doc, stderr = call("forever", "--task", "--task-deadline", "3", era=era)
     assert code == 4 and doc["outcome"] == "timeout" and doc["task"]["cancel_sent"] is True
-    assert doc["error"]["message"] == "the task did not end within the task deadline of 0.5 s; tasks/cancel was sent"
+    assert doc["error"]["message"] == "the task did not end within the task deadline of 3 s; tasks/cancel was sent"
     assert stderr.startswith("timeout: forever: the task did not end within the task deadline")
 
 

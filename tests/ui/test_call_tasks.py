@@ -109,6 +109,9 @@ def test_run_as_task_shows_the_task_as_it_goes_and_its_result_is_judged(rig: Ask
     tick(rig).setChecked(False)
     rig.send(qtbot, "count")  # a plain call: no task is shown
     assert '"count": 3' in rig.done(qtbot) and not rig.panel.findChild(QLabel, "callTaskStatus").isVisible()
+    tick(rig).setChecked(True)
+    pick(rig, qtbot, "plain")  # another tool: the tick was for the one it was given for
+    assert not tick(rig).isChecked() and not presenter.as_task
 
 
 @pytest.mark.parametrize("server", ["tasks", "tasks modern"])

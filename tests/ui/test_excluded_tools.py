@@ -148,3 +148,15 @@ def test_the_presenter_refuses_an_excluded_tool_even_if_asked_to_send(window: Ma
         assert supervisor.call_tool("broken", {"city": "Bergen"}) is not None
     outcome = finished.args[1]
     assert outcome.outcome == "excluded_tool" and "nothing was sent" in outcome.error.message
+
+
+def test_a_hostile_reason_is_plain_text_in_the_reach_table_and_its_tooltip(qtbot: QtBot) -> None:
+    from catalog_inspector.ui.widgets.checks_pane import ChecksPane
+
+    pane = ChecksPane()
+    qtbot.addWidget(pane)
+    pane.show_excluded([{"name": "<b>x</b>", "reason": "property '<img src=/dev/zero>': not a token"}])
+    table = pane.findChild(QTableWidget, "excludedView")
+    assert table.item(0, 0).text() == "<b>x</b>", "shown as sent, as text"
+    tip = table.item(0, 1).toolTip()
+    assert "<img" not in tip and "&lt;img src=/dev/zero&gt;" in tip, "a tooltip renders rich text: escaped"

@@ -99,6 +99,9 @@ def test_a_second_walk_that_fails_says_why_and_the_catalog_stays(harness: Harnes
     wait_for(qtbot, lambda: drift.comparison is not None and drift.walking_as is None)
     summary = window.findChild(QLabel, "driftSummary").text()
     assert summary.startswith("What Claude Desktop sees versus what we see: the walk as Claude Desktop failed: ")
-    assert "(tools, page 0; JSON-RPC -32600)" in summary and "tools are not listed for claude-ai" in summary, summary
+    assert (
+        "(tools, page 0; JSON-RPC -32600 (invalid request))" in summary
+        and "tools are not listed for claude-ai" in summary
+    ), summary
     assert window.drift_pane.model.rowCount() == 0
     assert presenter.supervisor.accepted is accepted and presenter.supervisor.state is ServerState.READY

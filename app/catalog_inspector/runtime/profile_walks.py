@@ -28,7 +28,7 @@ from catalog_inspector.core.drift import (
     diff_catalogs,
     rows_of,
 )
-from catalog_inspector.core.errors import reason, stderr_lines
+from catalog_inspector.core.errors import code_words, reason, stderr_lines
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime.messages import MessageBridge, failure_words
 from catalog_inspector.runtime.offload import Offload, OffloadClosed
@@ -56,8 +56,9 @@ def failure_text(snapshot: Snapshot, label: str) -> str:
     if error is None:
         return f"the walk as {label} {ended}"
     where = [f"{error.list_name}, page {error.page}"] if error.page is not None else []
-    if error.code is not None:
-        where.append(f"JSON-RPC {error.code}")
+    named = code_words(error)
+    if named is not None:
+        where.append(named.text)
     said = f" ({'; '.join(where)})" if where else ""
     text = f"the walk as {label} {ended}: {error.kind.heading}{said}: {visible(reason(error), REASON_LIMIT)}"
     last = stderr_lines(error.details)

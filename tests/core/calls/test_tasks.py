@@ -52,6 +52,19 @@ def test_the_log_keeps_each_change_once_and_at_most_its_bound_the_newest_last() 
     assert set(document["statuses"][0]) == {"status", "message", "poll_interval_ms", "source", "at_ms"}
 
 
+def test_a_progress_that_is_not_a_finite_number_is_left_out_so_the_document_stays_json() -> None:
+    import json
+
+    log = TaskLog()
+    log.put_progress(1, 4, "one")
+    log.put_progress(math.nan, 4, "nan")
+    log.put_progress(math.inf, None, "inf")
+    assert log.record().to_json()["progress"] == {"progress": 1, "total": 4, "message": "one"}
+    log.put_progress(2, math.inf, "two")
+    assert log.record().to_json()["progress"] == {"progress": 2, "total": None, "message": "two"}
+    json.dumps(log.record().to_json(), allow_nan=False)  # what the CLI writes: it must not raise
+
+
 def test_a_tools_task_support_is_what_it_declares() -> None:
     assert task_support({"execution": {"taskSupport": "required"}}) == "required"
     assert task_support({"execution": {"taskSupport": "sometimes"}}) == "sometimes"  # said as sent, judged elsewhere

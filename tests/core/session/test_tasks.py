@@ -159,13 +159,24 @@ async def test_a_question_nobody_answers_is_closed_and_the_task_ends_input_unans
 
 
 @pytest.mark.anyio
+async def test_a_task_that_asks_again_what_got_no_answer_is_stopped_not_waited_out() -> None:
+    async with live("modern", Limits(request_timeout=10.0, deadline=30.0, task_deadline=120.0)) as pair:
+        outcome = await as_task(pair, "insists")  # nobody to answer, and the server asks again the same
+        assert outcome.outcome is Outcome.INPUT_UNANSWERED, "not a timeout after the task deadline"
+        assert outcome.error is not None and "asked again what was refused or not answered" in outcome.error.message
+        assert outcome.task is not None and outcome.task.cancel_sent
+        seen = await stats(pair)
+        assert seen["cancelled"] == [outcome.task.task_id] and len(seen["updates"]) == 1, "one update, then cancel"
+
+
+@pytest.mark.anyio
 @pytest.mark.parametrize("era", ERAS)
 async def test_a_task_that_never_ends_runs_into_the_deadline_and_is_cancelled_on_the_server(era: str) -> None:
-    async with live(era, Limits(request_timeout=10.0, deadline=30.0, task_deadline=0.6)) as pair:
+    async with live(era, Limits(request_timeout=10.0, deadline=30.0, task_deadline=3.0)) as pair:
         outcome = await as_task(pair, "forever")
         assert outcome.outcome is Outcome.TIMEOUT
         assert outcome.error is not None
-        assert outcome.error.message == "the task did not end within the task deadline of 0.6 s; tasks/cancel was sent"
+        assert outcome.error.message == "the task did not end within the task deadline of 3 s; tasks/cancel was sent"
         assert outcome.task is not None and outcome.task.cancel_sent
         seen = await stats(pair)
         assert seen["cancelled"] == [outcome.task.task_id]

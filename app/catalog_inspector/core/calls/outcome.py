@@ -53,6 +53,7 @@ Layer = Literal[
     "tool_error",
     "unknown_tool",
     "excluded_tool",
+    "invalid_arguments",
     "server_error",
     "timeout",
     "connection",
@@ -70,6 +71,7 @@ Layer = Literal[
 # tool_error    the server answered; the tool failed (isError: true)
 # unknown_tool  not in the accepted catalog: nothing was sent
 # excluded_tool conforming 2026-07-28 clients drop it (an invalid x-mcp-header): nothing was sent
+# invalid_arguments  an argument cannot travel (its Mcp-Param header line is too long): nothing was sent
 # server_error  a JSON-RPC error response
 # timeout       no answer within the call's timeout (the server was sent a cancellation)
 # connection    the transport closed or the process died

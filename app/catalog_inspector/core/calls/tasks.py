@@ -249,6 +249,12 @@ class TaskLog:
         return True
 
     def put_progress(self, progress: float, total: float | None, message: str | None) -> None:
+        """Keep the latest progress; a NaN or infinite one (the SDK's parser lets them through) is not a number
+        anyone can show or write as JSON: it is left out."""
+        if not math.isfinite(progress):
+            return
+        if total is not None and not math.isfinite(total):
+            total = None
         said = visible(message, TEXT_LIMIT) if message is not None else None
         self.progress = TaskProgress(progress, total, said)
         self._changed()

@@ -129,6 +129,10 @@ class Connection:
                     if self.completing is not None:
                         self.completing.forget(ids[0])
                 raise (refused or self.faults.first or classify(exc)) from exc
+            except BaseException:  # cancelled: an answer that still comes is nobody's to take back
+                if ids and self.completing is not None:
+                    self.completing.forget(ids[0])
+                raise
         if ids:
             self.refused.pop(ids[0])  # e.g. a redirect that was followed after all
             if self.completing is not None:

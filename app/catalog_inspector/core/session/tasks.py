@@ -130,6 +130,7 @@ class _Run:
         self.current: dict[str, Any] = {}  # the last Task object heard (a poll or a notification)
         self.woken = anyio.Event()
         self.answered: set[str] = set()  # input request keys answered (2026-07-28): each is answered once
+        self.given_nothing: set[str] = set()  # of those, the ones refused, left unanswered or unanswerable
 
     @contextmanager
     def declared(self) -> Iterator[None]:
@@ -145,9 +146,10 @@ class _Run:
         self.log.put(TaskState.of(task, self.log.era, source, self.log.since_ms()))
         self.woken.set()
 
-    async def send(self, request: Any) -> dict[str, Any] | ErrorInfo | Stopped:
+    async def send(self, request: Any, timeout: float | None = None) -> dict[str, Any] | ErrorInfo | Stopped:
         with self.declared():
-            return await send_asking(self.connection, lambda _extra: request, self.asking, self.timeout)
+            bound = self.timeout if timeout is None else timeout
+            return await send_asking(self.connection, lambda _extra: request, self.asking, bound)
 
     async def follow(self) -> TaskAnswer:
         """Poll until the task ends (listening for its status notifications on 2026-07-28); answer its questions."""
@@ -211,6 +213,10 @@ class _Run:
             return make_error(ErrorKind.PROTOCOL, "the input_required task has no inputRequests object").info
         new = {str(key): request for key, request in requests.items() if str(key) not in self.answered}
         if not new:
+            if any(str(key) in self.given_nothing for key in requests):
+                # Asked again after an update that gave nothing: waiting would only run out the deadline.
+                words = "the task asked again what was refused or not answered; nothing more was sent"
+                return Stopped("rounds_exceeded", words, self.current)
             await self.wait()  # answered already: the server has not taken the answers in yet
             return None
         too_big = _oversized(new, self.asking.max_ask_bytes)
@@ -229,13 +235,18 @@ class _Run:
         if invalid is not None:
             return Stopped("input_invalid", _invalid_words(invalid).replace("nothing more", "no answer"), self.current)
         self.answered.update(new)
+        self.given_nothing.update(a.key for a in answers if a.key is not None and (a.unanswered or a.response is None))
         responses = {a.key: a.response for a in answers if a.key is not None and a.response is not None}
         acked = await self.send(_task_request("tasks/update", self.task_id, True, inputResponses=responses))
         return None if isinstance(acked, dict) else _named("tasks/update", acked)
 
     async def answer_legacy(self) -> TaskAnswer:
-        """2025-11-25: tasks/result, which the server answers once the task has ended (its questions on the way)."""
-        result = await self.send(_task_request("tasks/result", self.task_id, False))
+        """2025-11-25: tasks/result, which the server answers once the task has ended (its questions on the way).
+
+        It blocks for as long as the task works, so the request timeout does not bound it: the task's
+        deadline (the run's clock) does.
+        """
+        result = await self.send(_task_request("tasks/result", self.task_id, False), timeout=math.inf)
         with anyio.move_on_after(self.timeout if self.timeout is not None else CANCEL_TIMEOUT):
             polled = await self.send(_task_request("tasks/get", self.task_id, False))
             if isinstance(polled, dict):

@@ -64,15 +64,19 @@ class CompletingReadStream(WrappedReadStream[T]):
         self.lists: set[RequestId] = set()  # list requests sent, not yet answered
         self.hints: dict[RequestId, dict[str, Any]] = {}  # cache hints set aside, by request id
         self.tasks: dict[RequestId, dict[str, Any]] = {}  # 2025-11-25 CreateTaskResults set aside, by request id
+        self.calls: set[RequestId] = set()  # tools/call requests sent, not yet answered (only they create tasks)
 
     def sent(self, message: types.JSONRPCRequest) -> None:
         """The session sent `message`: a list request's answer will have its cache hints kept."""
         if message.method in LIST_METHODS and len(self.lists) < MAX_NOTED:
             self.lists.add(message.id)
+        elif message.method == "tools/call" and len(self.calls) < MAX_NOTED:
+            self.calls.add(message.id)
 
     def forget(self, request_id: RequestId) -> None:
         """The request ended without a result to take back (an error, a timeout): drop what was noted for it."""
         self.lists.discard(request_id)
+        self.calls.discard(request_id)
         self.hints.pop(request_id, None)
         self.completed.discard(request_id)
         self.unknown.pop(request_id, None)
@@ -81,6 +85,10 @@ class CompletingReadStream(WrappedReadStream[T]):
     async def receive(self) -> T:
         item: T = await self._inner.receive()
         message = getattr(item, "message", None)
+        answered_call = False
+        if isinstance(message, types.JSONRPCResponse | types.JSONRPCError) and message.id in self.calls:
+            self.calls.discard(message.id)
+            answered_call = True
         if isinstance(message, types.JSONRPCResponse | types.JSONRPCError) and message.id in self.lists:
             self.lists.discard(message.id)
             if isinstance(message, types.JSONRPCResponse) and isinstance(message.result, dict) and self.modern():
@@ -96,7 +104,7 @@ class CompletingReadStream(WrappedReadStream[T]):
                 self.completed.add(message.id)
         elif isinstance(message, types.JSONRPCResponse) and isinstance(message.result, dict) and self.modern():
             self._set_aside_unknown(message.id, message.result)
-        elif isinstance(message, types.JSONRPCResponse) and _created_task(message.result):
+        elif isinstance(message, types.JSONRPCResponse) and answered_call and _created_task(message.result):
             if len(self.tasks) < MAX_NOTED:
                 self.tasks[message.id] = message.result
                 message.result = {"content": []}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from catalog_inspector.core.calls import (
     CallOutcome,
@@ -84,6 +84,7 @@ class Answer(QObject):
         self.kind = kind
         self.takes_idle = takes_idle
         self.ticket: CallTicket | None = None
+        self._change_due = False  # a coalesced `changed` is queued (see _changed_soon)
         self.outcome_text = self.progress_text = self.verdict_text = ""
         self.layer = self.outcome_word = self.verdict = ""
         self.result: dict[str, Any] | None = None
@@ -176,13 +177,25 @@ class Answer(QObject):
         amount = f"{progress:g} of {total:g}" if isinstance(total, int | float) else f"{progress:g}"
         words = f": {visible(str(message), 300)}" if message else ""
         self.progress_text = f"Progress {amount}{words}"
-        self.changed.emit()
+        self._changed_soon()
 
     def _on_supervisor_call_task(self, ticket: CallTicket, task: TaskRecord) -> None:
         if ticket is not self.ticket:
             return
         self.task_text = task.words()
-        self.changed.emit()
+        self._changed_soon()
+
+    def _changed_soon(self) -> None:
+        """Progress and task statuses can come by the thousand: the Call tab is drawn once per turn of the loop
+        with the latest of them, not once per notification."""
+        if not self._change_due:
+            self._change_due = True
+            QTimer.singleShot(0, self, self._emit_changed)
+
+    def _emit_changed(self) -> None:
+        if self._change_due:
+            self._change_due = False
+            self.changed.emit()
 
     def _on_supervisor_call_finished(self, ticket: CallTicket, outcome: CallOutcome) -> None:
         if ticket is not self.ticket:

@@ -114,6 +114,7 @@ class CallPresenter(QObject):
         self._rerun = False
         self._kept_answers = None
         self.send_excluded = False  # deliberate for each tool, never carried over from another
+        self.run_as_task = False  # the same: a tick for one tool must not send the next one as a task
         self.validation = None
         if tool is not None and arguments is None:
             arguments = self._drafts.get(_name(tool))

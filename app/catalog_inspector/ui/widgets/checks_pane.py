@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 from catalog_inspector.core.drift import FirstPage
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui.models.name_list import NameListModel
+from catalog_inspector.ui.models.roles import tooltip
 from catalog_inspector.ui.widgets.labels import plain_label
 from catalog_inspector.ui.widgets.tables import compact_table
 
@@ -124,7 +125,7 @@ class ChecksPane(QWidget):
         for row, entry in enumerate(rows):
             self.excluded_view.setItem(row, 0, QTableWidgetItem(visible(str(entry.get("name", "")), 300)))
             reason = QTableWidgetItem(visible(str(entry.get("reason", "")), 300))
-            reason.setToolTip(reason.text())  # the SDK's reason quotes the annotation: often wider than the column
+            reason.setToolTip(tooltip(reason.text()))  # the reason quotes the annotation: often wider than the column
             self.excluded_view.setItem(row, 1, reason)
 
     def show_collisions(self, collisions: Mapping[str, tuple[str, ...]]) -> None:
