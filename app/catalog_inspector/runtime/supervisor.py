@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import enum
 import itertools
+from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -24,10 +25,12 @@ from typing import Any, Literal
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from catalog_inspector.core.calls import (
+    REQUEST_LOGS,
     CallOutcome,
     ContentCheck,
     InputAnswer,
     Judge,
+    LogMessage,
     Round,
     TaskLog,
     TaskRecord,
@@ -131,6 +134,30 @@ class _ProgressRelay:
         self._signal.emit(self._ticket, progress, total, message)
 
 
+class _LogRelay:
+    """Passes a call's log messages on as `call_logged` signals: one batch per turn of the event loop, as the
+    server log does, so a server that floods a call costs the window a signal per turn, not per message."""
+
+    def __init__(self, signal: Any, ticket: CallTicket) -> None:
+        self._signal = signal
+        self._ticket = ticket
+        self._pending: deque[LogMessage] = deque(maxlen=REQUEST_LOGS)  # what a view can keep of one batch
+        self._seen = 0
+
+    def __call__(self, message: LogMessage) -> None:
+        self._pending.append(message)
+        self._seen += 1
+        if self._seen == 1:
+            QTimer.singleShot(0, self._flush)
+
+    def _flush(self) -> None:
+        batch, seen = list(self._pending), self._seen
+        self._pending.clear()
+        self._seen = 0
+        if batch:
+            self._signal.emit(self._ticket, batch, seen)
+
+
 class ServerSupervisor(QObject):
     """Owns the sessions of one server and says what state they are in.
 
@@ -169,6 +196,8 @@ class ServerSupervisor(QObject):
         call_round(object, object): a round of a request began or got its answers (CallTicket, Round).
         call_task(object, object): the task a call runs as changed: a status, progress, its cancel
             (CallTicket, TaskRecord).
+        call_logged(object, object, int): the server's log messages for a request (CallTicket, a list of the
+            latest LogMessages, how many arrived), a batch per event-loop turn; its outcome keeps them too.
     """
 
     state_changed = Signal()
@@ -186,6 +215,7 @@ class ServerSupervisor(QObject):
     input_settled = Signal(object)
     call_round = Signal(object, object)
     call_task = Signal(object, object)
+    call_logged = Signal(object, object, int)
 
     def __init__(
         self,
@@ -502,6 +532,7 @@ class ServerSupervisor(QObject):
     ) -> None:
         asking.set(self)  # this task's own context: a sign-in this request needs is shown on this server
         progress = _ProgressRelay(self.call_progress, ticket)
+        logged = _LogRelay(self.call_logged, ticket)
 
         worker.call_started()
         timeout = ticket.timeout
@@ -509,9 +540,9 @@ class ServerSupervisor(QObject):
         task = TaskLog(on_change=lambda log: self.call_task.emit(ticket, log.record())) if ticket.task else None
         try:
             if ticket.kind == "resource":
-                outcome = await read_resource(connection, ticket.tool, timeout, questions)
+                outcome = await read_resource(connection, ticket.tool, timeout, questions, logged)
             elif ticket.kind == "prompt":
-                outcome = await get_prompt(connection, ticket.tool, ticket.arguments, timeout, questions)
+                outcome = await get_prompt(connection, ticket.tool, ticket.arguments, timeout, questions, logged)
             else:
                 outcome = await call_tool(
                     connection,
@@ -524,6 +555,7 @@ class ServerSupervisor(QObject):
                     questions,
                     send_excluded=ticket.send_excluded,
                     task=task,
+                    on_log=logged,
                 )
         except asyncio.CancelledError:
             if ticket in self._cancelled:
