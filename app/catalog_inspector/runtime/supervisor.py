@@ -65,6 +65,10 @@ LIST_CHANGED = {
 }
 CLOSE_TIMEOUT = 6.0  # seconds to wait for a worker's own shutdown before abandoning it
 SIGN_IN_SLACK = 1.0  # seconds a sign-in is shown past its own wait (the engine ends it at that wait)
+# Log lines and a call's log messages go to the window a batch per frame: a flood of log messages arrives one
+# per turn of the loop (the SDK hands each notification to a task of its own), so a batch per turn was a
+# signal per message; per frame it is one signal per 16 ms, whatever the server sends.
+LOG_BATCH_MS = 16
 
 # The supervisor a request is made for: set in each worker's task and each call's task. The SDK sends
 # an HTTP request in the context of the task that sent the message (its transport runs the POST, and
@@ -135,8 +139,7 @@ class _ProgressRelay:
 
 
 class _LogRelay:
-    """Passes a call's log messages on as `call_logged` signals: one batch per turn of the event loop, as the
-    server log does, so a server that floods a call costs the window a signal per turn, not per message."""
+    """Passes a call's log messages on as `call_logged` signals, a batch per `LOG_BATCH_MS` (as the server log)."""
 
     def __init__(self, signal: Any, ticket: CallTicket) -> None:
         self._signal = signal
@@ -148,7 +151,7 @@ class _LogRelay:
         self._pending.append(message)
         self._seen += 1
         if self._seen == 1:
-            QTimer.singleShot(0, self._flush)
+            QTimer.singleShot(LOG_BATCH_MS, self._flush)
 
     def _flush(self) -> None:
         batch, seen = list(self._pending), self._seen
@@ -186,7 +189,8 @@ class ServerSupervisor(QObject):
         call_finished(object, object): a test call ended (CallTicket, CallOutcome).
         call_progress(object, float, object, object): a progress notification for a call
             (CallTicket, progress, total or None, message or None).
-        log_appended(object): stderr lines from the server (a list of str), a batch per event-loop turn.
+        log_appended(object): lines for the server log (a list of str): its stderr, its log messages (time, level,
+            logger, data) and our own notes, a batch per `LOG_BATCH_MS`.
         sign_in_changed(): `sign_in` changed: a sign-in began waiting, or ended (finished, cancelled,
             timed out, or its session went away).
         sign_in_noticed(str): words about a sign-in a person should know, no failure (a refused
@@ -197,7 +201,7 @@ class ServerSupervisor(QObject):
         call_task(object, object): the task a call runs as changed: a status, progress, its cancel
             (CallTicket, TaskRecord).
         call_logged(object, object, int): the server's log messages for a request (CallTicket, a list of the
-            latest LogMessages, how many arrived), a batch per event-loop turn; its outcome keeps them too.
+            latest LogMessages, how many arrived), a batch per `LOG_BATCH_MS`; its outcome keeps them too.
     """
 
     state_changed = Signal()
@@ -445,10 +449,10 @@ class ServerSupervisor(QObject):
 
     def _on_log_line(self, line: str) -> None:
         # A flooding server writes a line per write: one signal per line through the presenter to the
-        # pane costs the GUI thread per line. The lines of one turn of the loop go as one batch.
+        # pane costs the GUI thread per line. The lines of one frame go as one batch.
         self._log_pending.append(line)
         if len(self._log_pending) == 1:
-            QTimer.singleShot(0, self._flush_log)
+            QTimer.singleShot(LOG_BATCH_MS, self._flush_log)
 
     def _flush_log(self) -> None:
         lines, self._log_pending = self._log_pending, []

@@ -9,7 +9,8 @@ from datetime import datetime
 from catalog_inspector.core.calls import LogList, LogMessage
 from catalog_inspector.core.calls.logs import DATA_LIMIT, LOGGER_LIMIT, data_text
 
-AT = datetime(2026, 7, 28, 9, 5, 3, 42_000).astimezone()
+WHEN = datetime(2026, 7, 28, 9, 5, 3, 42_000).astimezone()  # local time
+AT = WHEN.timestamp()
 
 
 def test_data_is_plain_text_a_string_as_sent_anything_else_as_compact_json() -> None:
@@ -34,7 +35,7 @@ def test_a_line_has_time_level_logger_and_data_and_stays_one_line() -> None:
 
 def test_the_document_form_names_level_logger_and_data() -> None:
     document = LogMessage.of("notice", None, [1], AT).to_json()
-    assert document == {"at": AT.isoformat(timespec="milliseconds"), "level": "notice", "logger": None, "data": "[1]"}
+    assert document == {"at": WHEN.isoformat(timespec="milliseconds"), "level": "notice", "logger": None, "data": "[1]"}
     json.dumps(document, allow_nan=False)
 
 

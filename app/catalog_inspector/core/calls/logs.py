@@ -11,6 +11,7 @@ what is shown is made visible where it is shown. A request keeps its latest
 from __future__ import annotations
 
 import json
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -38,43 +39,57 @@ def data_text(data: Any) -> str:
     return _cut(text, DATA_LIMIT)
 
 
+_SECOND: list[Any] = [None, ""]  # the last second shown, and its words: a flood shows thousands a second
+
+
+def _seconds(second: int) -> str:
+    if _SECOND[0] != second:
+        local = time.localtime(second)
+        _SECOND[:] = [second, f"{local.tm_hour:02d}:{local.tm_min:02d}:{local.tm_sec:02d}"]
+    words: str = _SECOND[1]
+    return words
+
+
 @dataclass(frozen=True)
 class LogMessage:
     """One `notifications/message`, bounded.
 
     Attributes:
-        at: when it arrived (local time; the message itself carries none).
+        at: when it arrived, in seconds since the epoch (the message itself carries no time). A float, not a
+            datetime: a flood of messages is stamped and shown at a microsecond or two each (`datetime.now()
+            .astimezone()` and `strftime` took 50 µs a message, a tenth of what the SDK spends on one).
         level: its severity (one of `core.config.LOG_LEVELS`: the SDK refuses any other).
         logger: the logger the server named, or None.
         data: its data as plain text (`data_text`).
     """
 
-    at: datetime
+    at: float
     level: str
     logger: str | None
     data: str
 
     @classmethod
-    def of(cls, level: str, logger: str | None, data: Any, at: datetime | None = None) -> LogMessage:
+    def of(cls, level: str, logger: str | None, data: Any, at: float | None = None) -> LogMessage:
         return cls(
-            at=at if at is not None else datetime.now().astimezone(),
+            at=at if at is not None else time.time(),
             level=level,
             logger=_cut(logger, LOGGER_LIMIT) if logger is not None else None,
             data=data_text(data),
         )
 
     @property
-    def time(self) -> str:
-        """`12:34:56.789`."""
-        return self.at.strftime("%H:%M:%S.") + f"{self.at.microsecond // 1000:03d}"
+    def clock(self) -> str:
+        """`12:34:56.789`, local time."""
+        return f"{_seconds(int(self.at))}.{int(self.at * 1000) % 1000:03d}"
 
     def line(self) -> str:
         """One line (the server's newlines written as `\\n`): time, level, logger, data. Not yet made visible."""
         logger = f" {self.logger}:" if self.logger is not None else ""
-        return f"{self.time} [{self.level}]{logger} {self.data}".replace("\r", "\\r").replace("\n", "\\n")
+        return f"{self.clock} [{self.level}]{logger} {self.data}".replace("\r", "\\r").replace("\n", "\\n")
 
     def to_json(self) -> dict[str, Any]:
-        return {"at": self.at.isoformat(timespec="milliseconds"), "level": self.level, "logger": self.logger,
+        at = datetime.fromtimestamp(self.at).astimezone().isoformat(timespec="milliseconds")
+        return {"at": at, "level": self.level, "logger": self.logger,
                 "data": self.data}  # fmt: skip
 
 
