@@ -144,6 +144,20 @@ async def paired_calls(spec: ServerSpec) -> dict[str, list[str]]:
 
 
 @pytest.mark.anyio
+async def test_a_refused_set_level_keeps_the_session_and_the_log_says_so_by_the_codes_name() -> None:
+    with reached("stdio", "legacy", "warning", "--refuse-level") as spec:
+        async with session(spec) as worker:
+            outcome = await call(worker, "chatty", {"text": "hi"})
+            seen = await received(worker)
+            lines = list(worker.log.lines)
+    assert seen["set_levels"] == ["warning"] and outcome.layer == "ok"
+    refused = [line for line in lines if "logging/setLevel warning was refused" in line]
+    assert len(refused) == 1 and "-32603" in refused[0] and "levels are not for you" in refused[0], lines
+    assert refused[0].endswith("the server logs as it likes")
+    assert levels(outcome.logs) == ["debug", "info", "warning", "error"], "it was never told a level"
+
+
+@pytest.mark.anyio
 async def test_over_streamable_http_each_call_gets_only_the_messages_of_its_own_stream() -> None:
     with reached("http", "modern") as spec:
         found = await paired_calls(spec)

@@ -294,10 +294,9 @@ async def _ask_log_level(session: ClientSession, spec: ServerSpec, log: ServerLo
             types.SetLevelRequest(params=types.SetLevelRequestParams(level=level)), types.EmptyResult
         )
     except (MCPError, TimeoutError) as exc:
-        said = visible(str(exc), 300)
-        log.append(
-            f"[mcp-catalog-inspector] logging/setLevel {level} was refused ({said}): the server logs as it likes"
-        )
+        said = named(exc.code, exc.message, exc.data) + ": " if isinstance(exc, MCPError) else ""
+        why = visible(f"{said}{exc}", 500)
+        log.append(f"[mcp-catalog-inspector] logging/setLevel {level} was refused ({why}): the server logs as it likes")
         return
     log.append(f"[mcp-catalog-inspector] logging/setLevel {level}: the server was asked for {level} and above")
 
