@@ -1,4 +1,4 @@
-"""A server's log messages (`notifications/message`) as data: the levels, one message, one request's bounded list.
+"""A server's log messages (`notifications/message`) as data: one message, plain text; one request's bounded list.
 
 Plain data, no SDK: `core.session` hears the notifications, puts each in the
 server log and under the request it came for. Everything in a message is the
@@ -57,7 +57,7 @@ class LogMessage:
     Attributes:
         at: when it arrived, in seconds since the epoch (the message itself carries no time). A float, not a
             datetime: a flood of messages is stamped and shown at a microsecond or two each (`datetime.now()
-            .astimezone()` and `strftime` took 50 µs a message, a tenth of what the SDK spends on one).
+            .astimezone()` and `strftime` took 50 µs a message, a third of what the SDK's client spends on one).
         level: its severity (one of `core.config.LOG_LEVELS`: the SDK refuses any other).
         logger: the logger the server named, or None.
         data: its data as plain text (`data_text`).
@@ -89,8 +89,7 @@ class LogMessage:
 
     def to_json(self) -> dict[str, Any]:
         at = datetime.fromtimestamp(self.at).astimezone().isoformat(timespec="milliseconds")
-        return {"at": at, "level": self.level, "logger": self.logger,
-                "data": self.data}  # fmt: skip
+        return {"at": at, "level": self.level, "logger": self.logger, "data": self.data}
 
 
 @dataclass
