@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from catalog_inspector.core.calls.asking import Round
-from catalog_inspector.core.calls.tasks import TaskRecord
 from catalog_inspector.core.calls.logs import LogMessage
+from catalog_inspector.core.calls.tasks import TaskRecord
 from catalog_inspector.core.calls.validation import ResultVerdict, check_result
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind, code_words, reason

@@ -37,8 +37,8 @@ from catalog_inspector.core.oauth import InspectorOAuth, OAuthHooks, oauth_appli
 from catalog_inspector.core.session.asking import Asking, AskingDesk
 from catalog_inspector.core.session.clock import PausableClock
 from catalog_inspector.core.session.handshake import client_options, initialize_at, pinned_version
-from catalog_inspector.core.session.notices import TaskNotices
 from catalog_inspector.core.session.logs import ServerMessages
+from catalog_inspector.core.session.notices import TaskNotices
 from catalog_inspector.core.text import visible
 from catalog_inspector.core.transport import (
     CompletingReadStream,
