@@ -28,6 +28,7 @@ bench: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/bench_startup.py
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/bench_quit.py
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/bench_input_panel.py
+	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/bench_server_log.py
 
 # Mutation testing (mutmut 3) of the enumerator, the error classifier, the diff engine and its severity
 # rules, against the fast core tests chosen in pyproject.toml's [tool.mutmut]; prints the score per module

@@ -27,6 +27,8 @@ DOC_KEYS = {
     "duration_ms",
     "rounds",
     "task",
+    "logs",
+    "logs_dropped",
 }
 PROBLEM_KEYS = {"path", "message", "keyword"}
 

@@ -285,3 +285,38 @@ def test_the_roots_a_server_is_given_and_its_protocol_era_are_edited_and_checked
     }
     spec = parse_entry("srv", dialog.result_entry())
     assert spec.roots[1] == {"uri": "file:///tmp/scratch"} and spec.protocol_era == "legacy"
+
+
+def test_the_log_level_is_chosen_per_server_defaults_to_info_and_survives_a_round_trip(  # type: ignore[no-untyped-def]
+    qtbot, tmp_path: Path
+) -> None:
+    dialog = ServerDialog(None, "srv", {"command": "srv"})
+    qtbot.addWidget(dialog)
+    level = dialog.findChild(QComboBox, "serverLogLevel")
+    assert level.currentData() == "info"
+    assert dialog.result_entry() == {"command": "srv"}, "the default is not written"
+    level.setCurrentIndex(level.findData("warning"))
+    assert save_enabled(dialog) and dialog.result_entry() == {"command": "srv", "logLevel": "warning"}
+    assert parse_entry("srv", dialog.result_entry()).log_level == "warning"
+    # Through the file: what the dialog saves is read back as it was, with another client's keys kept.
+    store = ConfigStore(tmp_path / "servers.json")
+    store.write({"mcpServers": {"srv": {"command": "srv", "logLevel": "error", "theirKey": {"x": 1}}}})
+    entry = store.read()["mcpServers"]["srv"]
+    again = ServerDialog(None, "srv", entry)
+    qtbot.addWidget(again)
+    assert again.findChild(QComboBox, "serverLogLevel").currentData() == "error"
+    store.put("srv", again.result_entry(), replacing="srv")
+    assert json.loads((tmp_path / "servers.json").read_text())["mcpServers"]["srv"] == {
+        "command": "srv",
+        "logLevel": "error",
+        "theirKey": {"x": 1},
+    }
+    assert load_config(tmp_path / "servers.json").specs[0].log_level == "error"
+    # An explicit default stays as written; a level no server knows is shown as the default and saved valid.
+    explicit = ServerDialog(None, "srv", {"command": "srv", "logLevel": "info"})
+    qtbot.addWidget(explicit)
+    assert explicit.result_entry() == {"command": "srv", "logLevel": "info"}
+    broken = ServerDialog(None, "srv", {"command": "srv", "logLevel": "loud"})
+    qtbot.addWidget(broken)
+    assert broken.findChild(QComboBox, "serverLogLevel").currentData() == "info"
+    assert parse_entry("srv", broken.result_entry()).log_level == "info"

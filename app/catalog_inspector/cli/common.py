@@ -59,12 +59,15 @@ def with_oauth(spec: ServerSpec, args: argparse.Namespace) -> ServerSpec:
 
 
 def spec_from(args: argparse.Namespace) -> ServerSpec:
-    """The server the flags name, with `--protocol-era`, `--roots` and the client profile flags applied over its
-    entry's own."""
+    """The server the flags name, with `--protocol-era`, `--log-level`, `--roots` and the client profile flags
+    applied over its entry's own."""
     spec = _spec_from(args)
     era = getattr(args, "protocol_era", None)
     if era is not None:
         spec = replace(spec, protocol_era=era)
+    level = getattr(args, "log_level", None)
+    if level is not None:
+        spec = replace(spec, log_level=level)
     try:
         return with_client_flags(spec, args)  # after the era: a pinned version cannot go with "modern"
     except ValueError as exc:

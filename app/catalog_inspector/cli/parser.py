@@ -10,6 +10,7 @@ from catalog_inspector.cli.common import CHECK_BUDGET, FAIL_ON
 from catalog_inspector.cli.oauth import add_oauth_options
 from catalog_inspector.cli.profile import add_client_options
 from catalog_inspector.core.config import (
+    LOG_LEVELS,
     PROTOCOL_ERAS,
     Limits,
 )
@@ -59,6 +60,12 @@ def add_walk_options(command: argparse.ArgumentParser, remainder: bool = True) -
         choices=PROTOCOL_ERAS,
         help='auto: discover (2026-07-28), else initialize (the default, or the entry\'s "protocolEra"); '
         "legacy: initialize only; modern: 2026-07-28 discovery only",
+    )
+    command.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        help="the least severe log message (notifications/message) asked of the server (default info, or the "
+        "entry's \"logLevel\"): in each request's _meta on 2026-07-28, by logging/setLevel before",
     )
     add_oauth_options(command)
     add_client_options(command)

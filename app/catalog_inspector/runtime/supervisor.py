@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import enum
 import itertools
+from collections import deque
 from collections.abc import Callable, Coroutine, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -24,10 +25,12 @@ from typing import Any, Literal
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from catalog_inspector.core.calls import (
+    REQUEST_LOGS,
     CallOutcome,
     ContentCheck,
     InputAnswer,
     Judge,
+    LogMessage,
     Round,
     TaskLog,
     TaskRecord,
@@ -62,6 +65,10 @@ LIST_CHANGED = {
 }
 CLOSE_TIMEOUT = 6.0  # seconds to wait for a worker's own shutdown before abandoning it
 SIGN_IN_SLACK = 1.0  # seconds a sign-in is shown past its own wait (the engine ends it at that wait)
+# Log lines and a call's log messages go to the window a batch per frame: a flood of log messages arrives one
+# per turn of the loop (the SDK hands each notification to a task of its own), so a batch per turn was a
+# signal per message; per frame it is one signal per 16 ms, whatever the server sends.
+LOG_BATCH_MS = 16
 
 # The supervisor a request is made for: set in each worker's task and each call's task. The SDK sends
 # an HTTP request in the context of the task that sent the message (its transport runs the POST, and
@@ -131,6 +138,29 @@ class _ProgressRelay:
         self._signal.emit(self._ticket, progress, total, message)
 
 
+class _LogRelay:
+    """Passes a call's log messages on as `call_logged` signals, a batch per `LOG_BATCH_MS` (as the server log)."""
+
+    def __init__(self, signal: Any, ticket: CallTicket) -> None:
+        self._signal = signal
+        self._ticket = ticket
+        self._pending: deque[LogMessage] = deque(maxlen=REQUEST_LOGS)  # what a view can keep of one batch
+        self._seen = 0
+
+    def __call__(self, message: LogMessage) -> None:
+        self._pending.append(message)
+        self._seen += 1
+        if self._seen == 1:
+            QTimer.singleShot(LOG_BATCH_MS, self._flush)
+
+    def _flush(self) -> None:
+        batch, seen = list(self._pending), self._seen
+        self._pending.clear()
+        self._seen = 0
+        if batch:
+            self._signal.emit(self._ticket, batch, seen)
+
+
 class ServerSupervisor(QObject):
     """Owns the sessions of one server and says what state they are in.
 
@@ -159,7 +189,8 @@ class ServerSupervisor(QObject):
         call_finished(object, object): a test call ended (CallTicket, CallOutcome).
         call_progress(object, float, object, object): a progress notification for a call
             (CallTicket, progress, total or None, message or None).
-        log_appended(object): stderr lines from the server (a list of str), a batch per event-loop turn.
+        log_appended(object): lines for the server log (a list of str): its stderr, its log messages (time, level,
+            logger, data) and our own notes, a batch per `LOG_BATCH_MS`.
         sign_in_changed(): `sign_in` changed: a sign-in began waiting, or ended (finished, cancelled,
             timed out, or its session went away).
         sign_in_noticed(str): words about a sign-in a person should know, no failure (a refused
@@ -169,6 +200,8 @@ class ServerSupervisor(QObject):
         call_round(object, object): a round of a request began or got its answers (CallTicket, Round).
         call_task(object, object): the task a call runs as changed: a status, progress, its cancel
             (CallTicket, TaskRecord).
+        call_logged(object, object, int): the server's log messages for a request (CallTicket, a list of the
+            latest LogMessages, how many arrived), a batch per `LOG_BATCH_MS`; its outcome keeps them too.
     """
 
     state_changed = Signal()
@@ -186,6 +219,7 @@ class ServerSupervisor(QObject):
     input_settled = Signal(object)
     call_round = Signal(object, object)
     call_task = Signal(object, object)
+    call_logged = Signal(object, object, int)
 
     def __init__(
         self,
@@ -415,10 +449,10 @@ class ServerSupervisor(QObject):
 
     def _on_log_line(self, line: str) -> None:
         # A flooding server writes a line per write: one signal per line through the presenter to the
-        # pane costs the GUI thread per line. The lines of one turn of the loop go as one batch.
+        # pane costs the GUI thread per line. The lines of one frame go as one batch.
         self._log_pending.append(line)
         if len(self._log_pending) == 1:
-            QTimer.singleShot(0, self._flush_log)
+            QTimer.singleShot(LOG_BATCH_MS, self._flush_log)
 
     def _flush_log(self) -> None:
         lines, self._log_pending = self._log_pending, []
@@ -502,6 +536,7 @@ class ServerSupervisor(QObject):
     ) -> None:
         asking.set(self)  # this task's own context: a sign-in this request needs is shown on this server
         progress = _ProgressRelay(self.call_progress, ticket)
+        logged = _LogRelay(self.call_logged, ticket)
 
         worker.call_started()
         timeout = ticket.timeout
@@ -509,9 +544,9 @@ class ServerSupervisor(QObject):
         task = TaskLog(on_change=lambda log: self.call_task.emit(ticket, log.record())) if ticket.task else None
         try:
             if ticket.kind == "resource":
-                outcome = await read_resource(connection, ticket.tool, timeout, questions)
+                outcome = await read_resource(connection, ticket.tool, timeout, questions, logged)
             elif ticket.kind == "prompt":
-                outcome = await get_prompt(connection, ticket.tool, ticket.arguments, timeout, questions)
+                outcome = await get_prompt(connection, ticket.tool, ticket.arguments, timeout, questions, logged)
             else:
                 outcome = await call_tool(
                     connection,
@@ -524,6 +559,7 @@ class ServerSupervisor(QObject):
                     questions,
                     send_excluded=ticket.send_excluded,
                     task=task,
+                    on_log=logged,
                 )
         except asyncio.CancelledError:
             if ticket in self._cancelled:

@@ -46,6 +46,8 @@ def test_stdio_http_and_sse_entries_parse() -> None:
         ({"command": "x", "roots": [{"uri": "file:///a", "name": 3}]}, r"roots\[0\]\.name must be a string"),
         ({"type": "http", "url": "https://a.test/mcp", "protocolEra": "2026"}, "protocolEra must be one of auto"),
         ({"command": "x", "budgets": {"maxRounds": 0}}, "maxRounds must be a positive number"),
+        ({"command": "x", "logLevel": "loud"}, "logLevel must be one of debug, info, notice"),
+        ({"type": "http", "url": "https://a.test/mcp", "logLevel": 3}, "logLevel must be one of debug"),
     ],
 )
 def test_bad_entries_name_the_server_and_the_field(entry: dict, message: str) -> None:
@@ -71,6 +73,21 @@ def test_roots_the_protocol_era_and_the_rounds_budget_are_read() -> None:
     assert spec.protocol_era == "legacy" and dict(spec.budgets) == {"max_rounds": 3}
     (plain,) = parse_config({"mcpServers": {"plain": {"command": "x"}}})
     assert plain.roots == () and plain.protocol_era == "auto"
+
+
+@pytest.mark.parametrize("level", ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"])
+def test_the_log_level_is_read_from_the_entry_and_defaults_to_info(level: str) -> None:
+    stdio, http = parse_config(
+        {
+            "mcpServers": {
+                "a": {"command": "x", "logLevel": level},
+                "b": {"type": "http", "url": "https://a.test/mcp", "logLevel": level},
+            }
+        }
+    )
+    assert stdio.log_level == http.log_level == level
+    (plain,) = parse_config({"mcpServers": {"plain": {"command": "x"}}})
+    assert plain.log_level == "info"
 
 
 def test_unreadable_and_invalid_files_say_where(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """Test calls as data and checks: outcomes and reports, the form from a schema, validation, the sandbox, lint, history.
 
-Holds `answers` (the answers file of a script), `asking` (what a server asked during a request and how it was answered, round by round), `outcome` (the layer a call stopped at, in words), `replay` (a call's answers kept as an answers file, given
+Holds `answers` (the answers file of a script), `logs` (the server's log messages, bounded), `asking` (what a server asked during a request and how it was answered, round by round), `outcome` (the layer a call stopped at, in words), `replay` (a call's answers kept as an answers file, given
 again on a re-run), `report` (one call as an
 `mcp-call-result/1` document with its exit code), `store` (call history and named
 argument sets on disk), `form` and `form_resolve` (a form from an untrusted input
@@ -64,6 +64,11 @@ from catalog_inspector.core.calls.lint import (
     lint_schema,
     lint_tools,
     lint_words,
+)
+from catalog_inspector.core.calls.logs import (
+    REQUEST_LOGS,
+    LogList,
+    LogMessage,
 )
 from catalog_inspector.core.calls.outcome import (
     OUTCOMES,
@@ -183,7 +188,10 @@ __all__ = [
     "Judge",
     "OUTCOMES",
     "Layer",
+    "LogList",
+    "LogMessage",
     "Outcome",
+    "REQUEST_LOGS",
     "ResultVerdict",
     "Sandbox",
     "Validation",

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from catalog_inspector.core.calls.asking import Round
+from catalog_inspector.core.calls.logs import LogMessage
 from catalog_inspector.core.calls.tasks import TaskRecord
 from catalog_inspector.core.calls.validation import ResultVerdict, check_result
 from catalog_inspector.core.catalog import Snapshot
@@ -249,6 +250,8 @@ class CallOutcome:
     latency_ms: float = 0.0
     rounds: tuple[Round, ...] = ()  # the server's questions and their answers, round by round
     task: TaskRecord | None = None  # the task the call ran as (None: a plain call)
+    logs: tuple[LogMessage, ...] = ()  # the server's log messages for this request (the latest `REQUEST_LOGS`)
+    logs_dropped: int = 0  # older log messages for it that were let go
 
     @property
     def unanswered(self) -> bool:

@@ -19,6 +19,11 @@ text, the JSON-RPC error (the server's message and code, and the code by name:
 `code_name`, `code_text`, from `core.jsonrpc_codes`), the timeout, the
 lost connection, the malformed answer, the walk, what was not sent and why. It
 is null exactly when the outcome is `ok`.
+
+`logs` are the server's log messages (`notifications/message`) for the request, oldest
+first: `{at, level, logger, data}`, `data` as plain text (a string as sent, anything else
+as compact JSON) cut to 2,000 characters; the latest 200 are kept and `logs_dropped`
+counts the older ones.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from catalog_inspector.core.calls.asking import Round, url_elicitations
+from catalog_inspector.core.calls.logs import LogMessage
 from catalog_inspector.core.calls.outcome import CLEAN_VERDICTS, OUTCOMES, CallOutcome, Outcome
 from catalog_inspector.core.calls.tasks import TaskRecord
 from catalog_inspector.core.calls.validation import FieldProblem, ResultVerdict, Validation
@@ -103,6 +109,7 @@ class CallReport:
         method: the request: tools/call, prompts/get or resources/read (`tool` is then the prompt's
             name or the resource's URI; the document says it under `prompt` or `uri` instead).
         task: the task the call ran as (`call --task`, or a tool that requires one), or None.
+        logs, logs_dropped: the server's log messages for the request (bounded), and how many older ones went.
     """
 
     tool: str
@@ -117,6 +124,8 @@ class CallReport:
     rounds: tuple[Round, ...] = ()
     method: str = "tools/call"
     task: TaskRecord | None = None
+    logs: tuple[LogMessage, ...] = ()
+    logs_dropped: int = 0
 
     def to_json(self) -> dict[str, Any]:
         target: dict[str, Any] = {"tool": self.tool}
@@ -137,6 +146,8 @@ class CallReport:
             "duration_ms": self.duration_ms,
             "rounds": [entry.to_json() for entry in self.rounds],
             "task": self.task.to_json() if self.task is not None else None,
+            "logs": [message.to_json() for message in self.logs],
+            "logs_dropped": self.logs_dropped,
         }
 
 
@@ -233,6 +244,8 @@ def report_of(
         duration_ms=outcome.latency_ms if sent else None,
         rounds=outcome.rounds,
         task=outcome.task,
+        logs=outcome.logs,
+        logs_dropped=outcome.logs_dropped,
     )
 
 

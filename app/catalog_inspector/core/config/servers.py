@@ -47,6 +47,9 @@ from catalog_inspector.core.redact import redacted_args, redacted_url
 __all__ = [
     "server_key",
     "BUDGET_KEYS",
+    "DEFAULT_LOG_LEVEL",
+    "LOG_LEVELS",
+    "LogLevel",
     "ConfigError",
     "EntryProblem",
     "Limits",
@@ -131,6 +134,7 @@ class ServerSpec:
     roots: tuple[Mapping[str, str], ...] = ()  # `"roots"`: what roots/list is answered with ([{"uri", "name"}])
     protocol_era: ProtocolEra = "auto"  # `"protocolEra"`: legacy (initialize), modern (2026-07-28 only), auto
     client: ClientProfile | None = None  # `"client"`: who the client says it is (None: this inspector)
+    log_level: LogLevel = "info"  # `"logLevel"`: the least severe log message (notifications/message) asked for
 
     def describe(self) -> str:
         """A one-line plain description (`stdio: python -m x`, `http: https://…`), without secrets:
@@ -245,6 +249,22 @@ ProtocolEra = Literal["auto", "legacy", "modern"]
 # modern  server/discover only: a server that cannot speak 2026-07-28 fails the handshake
 
 
+LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+# RFC 5424's severities, least severe first: a level asks for itself and every one after it. On 2026-07-28 the
+# level travels in each request's `_meta`; before, by one `logging/setLevel` to a server that declares `logging`.
+LOG_LEVELS: tuple[LogLevel, ...] = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+DEFAULT_LOG_LEVEL: LogLevel = "info"
+
+
+def _log_level(value: Any, where: str) -> LogLevel:
+    if value is None:
+        return DEFAULT_LOG_LEVEL
+    if value not in LOG_LEVELS:
+        raise ConfigError(f"{where} must be one of {', '.join(LOG_LEVELS)}")
+    level: LogLevel = value
+    return level
+
+
 def _roots(value: Any, where: str) -> tuple[dict[str, str], ...]:
     """The entry's `"roots"`: a list of `{"uri": "file:///…", "name": "…"}` (the spec allows file:// only)."""
     if value is None:
@@ -309,6 +329,7 @@ def parse_entry(name: str, entry: Any, variables: Variables | None = None) -> Se
     era = _era(entry.get("protocolEra"), f"{where}.protocolEra")
     client = parse_client(entry.get("client"), f"{where}.client")
     check_era(client, era, f"{where}.client")
+    log_level = _log_level(entry.get("logLevel"), f"{where}.logLevel")
     kind = entry.get("type") or entry.get("transport")
     if kind is not None and not isinstance(kind, str):
         raise ConfigError(f"{where}.type must be a string: {SUPPORTED_TYPES}")
@@ -338,6 +359,7 @@ def parse_entry(name: str, entry: Any, variables: Variables | None = None) -> Se
             roots=roots,
             protocol_era=era,
             client=client,
+            log_level=log_level,
         )
         # After expansion: a variable's value is what the process would get.
         check_text(spec.command, f"{where}.command")
@@ -369,6 +391,7 @@ def parse_entry(name: str, entry: Any, variables: Variables | None = None) -> Se
             roots=roots,
             protocol_era=era,
             client=client,
+            log_level=log_level,
         )
     if kind is not None:
         raise ConfigError(f"{where}: type {kind!r} is not supported; use {SUPPORTED_TYPES}")

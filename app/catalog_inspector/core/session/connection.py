@@ -37,6 +37,7 @@ from catalog_inspector.core.oauth import InspectorOAuth, OAuthHooks, oauth_appli
 from catalog_inspector.core.session.asking import Asking, AskingDesk
 from catalog_inspector.core.session.clock import PausableClock
 from catalog_inspector.core.session.handshake import client_options, initialize_at, pinned_version
+from catalog_inspector.core.session.logs import ServerMessages
 from catalog_inspector.core.session.notices import TaskNotices
 from catalog_inspector.core.text import visible
 from catalog_inspector.core.transport import (
@@ -81,6 +82,7 @@ class Connection:
         desk: receives the server's own elicitation, sampling and roots requests (eras before 2026-07-28).
         param_headers: the accepted catalog's `x-mcp-header` annotations (the walk teaches them; HTTP calls mirror them).
         tasks: where the server's task status notifications and task progress go (`core.session.tasks`).
+        messages: the server's log messages (`notifications/message`): each in `log`, and under its request.
     """
 
     spec: ServerSpec
@@ -94,6 +96,7 @@ class Connection:
     limits: Limits = field(default_factory=Limits)
     completing: CompletingReadStream[Any] | None = None
     param_headers: ParamHeaders = field(default_factory=ParamHeaders)
+    messages: ServerMessages = field(default_factory=lambda: ServerMessages(ServerLog(), by_stream=False))
     server_info: dict[str, Any] = field(default_factory=dict)
     capabilities: dict[str, Any] = field(default_factory=dict)
     instructions: str | None = None
@@ -277,6 +280,31 @@ async def _negotiate(session: ClientSession, spec: ServerSpec, log: ServerLog) -
             log.append(f"[mcp-catalog-inspector] server/discover was answered {said}: {then}")
 
 
+async def _ask_log_level(session: ClientSession, spec: ServerSpec, log: ServerLog) -> None:
+    """Before 2026-07-28: ask for the entry's log level once, by `logging/setLevel`, if the server declares `logging`.
+
+    (On 2026-07-28 the level goes in each request's `_meta` instead, and the request is gone.)
+    A server that refuses keeps its session: it logs at its own level, and the log says so.
+    """
+    if session.protocol_version in MODERN_PROTOCOL_VERSIONS:
+        return
+    capabilities = session.server_capabilities
+    if capabilities is None or capabilities.logging is None:
+        return
+    level = spec.log_level
+    try:
+        # Raw, not `ClientSession.set_logging_level`: that one warns that the feature is deprecated.
+        await session.send_request(
+            types.SetLevelRequest(params=types.SetLevelRequestParams(level=level)), types.EmptyResult
+        )
+    except (MCPError, TimeoutError) as exc:
+        said = named(exc.code, exc.message, exc.data) + ": " if isinstance(exc, MCPError) else ""
+        why = visible(f"{said}{exc}", 500)
+        log.append(f"[mcp-catalog-inspector] logging/setLevel {level} was refused ({why}): the server logs as it likes")
+        return
+    log.append(f"[mcp-catalog-inspector] logging/setLevel {level}: the server was asked for {level} and above")
+
+
 async def _listen_for_changes(stack: AsyncExitStack, session: ClientSession, log: ServerLog) -> None:
     """On a 2026-07-28 connection, open `subscriptions/listen` for the list changes the server offers.
 
@@ -361,13 +389,16 @@ async def connect(
                 # A task's progress, after its tools/call was answered (the SDK routes only a pending request's).
                 notice = message.params
                 await tasks.progress(notice.progress_token, notice.progress, notice.total, notice.message)
-            if isinstance(message, types.ElicitCompleteNotification):
+            if isinstance(message, types.LoggingMessageNotification):
+                messages.heard(message.params.level, message.params.logger, message.params.data)
+            elif isinstance(message, types.ElicitCompleteNotification):
                 # The end of a URL elicitation the person opened (2025-11-25 and later): said, never waited for.
                 said = visible(message.params.elicitation_id, 200)
                 log.append(f"[mcp-catalog-inspector] the server says the URL elicitation {said!r} is complete")
             if on_notification is not None:
                 on_notification(str(message.method))
 
+    messages = ServerMessages(log, by_stream=spec.transport == "http")
     desk = AskingDesk(Asking.of(spec, limits))
     tasks = TaskNotices()
     params = ParamHeaders()
@@ -392,6 +423,9 @@ async def connect(
                         message_handler=on_message,
                         notification_bindings=tasks.bindings(),
                         **client_options(spec),  # the entry's client profile: clientInfo, extensions
+                        # 2026-07-28: the SDK puts the level in every request's `_meta` (a server sends no
+                        # log message for a request without it); older eras ignore it (see `_ask_log_level`).
+                        log_level=spec.log_level,
                         **desk.callbacks(),
                     )
                 )
@@ -401,6 +435,7 @@ async def connect(
                     await _negotiate(session, spec, log)
                 if clock.scope.cancelled_caught:
                     raise TimeoutError
+                await _ask_log_level(session, spec, log)
                 await _listen_for_changes(stack, session, log)
             except TimeoutError as exc:
                 faults.hurry()  # a server that cannot finish a handshake gets no grace period either
@@ -420,6 +455,7 @@ async def connect(
                     limits=limits,
                     completing=completing,
                     param_headers=params,
+                    messages=messages,
                     server_info=_dump(session.server_info),
                     capabilities=_dump(session.server_capabilities),
                     instructions=session.instructions,

@@ -3,7 +3,7 @@
 
 Each ends in a `core.calls.CallOutcome`: the layer it stopped at (an unknown tool,
 local and never sent; the transport; a JSON-RPC error; a tool's `isError: true`;
-a result), with the error or the verdict.
+a result), with the error or the verdict, and the server's log messages for it.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
+import anyio
 from mcp.shared.dispatcher import ProgressFnT
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
@@ -39,9 +40,10 @@ from catalog_inspector.core.session.asking import (
     send_asking,
 )
 from catalog_inspector.core.session.connection import Connection
+from catalog_inspector.core.session.logs import OnLog, RequestLogs
 from catalog_inspector.core.session.tasks import Ended, run_as_task, task_of
 
-__all__ = ["Progress", "call_tool", "get_prompt", "read_resource"]
+__all__ = ["OnLog", "Progress", "call_tool", "get_prompt", "read_resource"]
 
 Progress = ProgressFnT
 """Receives a request's progress notifications: `async (progress, total or None, message or None)`."""
@@ -58,6 +60,7 @@ async def call_tool(
     asking: Asking | None = None,
     send_excluded: bool = False,
     task: TaskLog | None = None,
+    on_log: OnLog | None = None,
 ) -> CallOutcome:
     """Call `name` on `connection` and check the result against `snapshot`'s schema for it.
 
@@ -72,6 +75,7 @@ async def call_tool(
     An `input_required` answer is never a result: its rounds are answered until one is.
     `task` runs the call as a task and is filled as it goes (`core.session.tasks`); a tool whose
     `execution.taskSupport` is `required` runs as one anyway, as a conforming client must.
+    `on_log` hears the server's log messages for it as they come; the outcome keeps them (bounded).
     """
     tool = find_tool(snapshot, name)
     if tool is None:
@@ -87,23 +91,26 @@ async def call_tool(
     asking = _asking_for(connection, asking)
     task = _task_for(connection, tool, task)
     start = time.perf_counter()
-    if task is not None:
-        answered = await run_as_task(connection, name, arguments, asking, task, timeout, progress)
-    else:
-        answered = await send_asking(connection, call_tool_attempt(name, arguments), asking, timeout, progress)
-        if isinstance(answered, dict) and task_of(answered, _modern(connection)) is not None:
-            message = "the server answered with a task, although the call did not ask for one"
-            answered = ErrorInfo(ErrorKind.PROTOCOL, message)
+    with connection.messages.collecting(on_log) as logs:
+        if task is not None:
+            answered = await run_as_task(connection, name, arguments, asking, task, timeout, progress)
+        else:
+            answered = await send_asking(connection, call_tool_attempt(name, arguments), asking, timeout, progress)
+            if isinstance(answered, dict) and task_of(answered, _modern(connection)) is not None:
+                message = "the server answered with a task, although the call did not ask for one"
+                answered = ErrorInfo(ErrorKind.PROTOCOL, message)
+        await _heard_out()
     latency = (time.perf_counter() - start) * 1000
     rounds = tuple(asking.log.rounds)
     record = task.record() if task is not None else None
     if isinstance(answered, Ended):
-        return CallOutcome(answered.layer, error=answered.error, latency_ms=latency, rounds=rounds, task=record)
+        ended = CallOutcome(answered.layer, error=answered.error, latency_ms=latency, rounds=rounds, task=record)
+        return _with_logs(ended, logs)
     if isinstance(answered, ErrorInfo | Stopped):
-        return replace(_stopped(answered, latency, rounds), task=record)
+        return _with_logs(replace(_stopped(answered, latency, rounds), task=record), logs)
     verdict = await judge(tool, answered)
     layer: Layer = "tool_error" if answered.get("isError") is True else "ok"
-    return CallOutcome(layer, answered, verdict, latency_ms=latency, rounds=rounds, task=record)
+    return _with_logs(CallOutcome(layer, answered, verdict, latency_ms=latency, rounds=rounds, task=record), logs)
 
 
 def _modern(connection: Connection) -> bool:
@@ -134,6 +141,16 @@ def _task_for(connection: Connection, tool: dict[str, Any], task: TaskLog | None
     return task
 
 
+async def _heard_out() -> None:
+    """Let the message handler finish with what arrived before the answer: the SDK hands each notification to
+    a task of its own, started before the answer wakes the caller, so one turn of the loop lets them run."""
+    await anyio.lowlevel.checkpoint()
+
+
+def _with_logs(outcome: CallOutcome, logs: RequestLogs) -> CallOutcome:
+    return replace(outcome, logs=logs.kept(), logs_dropped=logs.dropped)
+
+
 def _asking_for(connection: Connection, asking: Asking | None) -> Asking:
     """`asking`, or nobody to answer (roots from the server's entry, its rounds budget)."""
     return asking if asking is not None else Asking.of(connection.spec, connection.limits)
@@ -147,10 +164,14 @@ def _stopped(answered: ErrorInfo | Stopped, latency: float, rounds: tuple[Round,
 
 
 async def read_resource(
-    connection: Connection, uri: str, timeout: float | None = None, asking: Asking | None = None
+    connection: Connection,
+    uri: str,
+    timeout: float | None = None,
+    asking: Asking | None = None,
+    on_log: OnLog | None = None,
 ) -> CallOutcome:
     """`resources/read` for `uri`: the contents as sent, or the layer that stopped it."""
-    return await _outcome(connection, read_resource_attempt(uri), timeout, asking)
+    return await _outcome(connection, read_resource_attempt(uri), timeout, asking, on_log)
 
 
 async def get_prompt(
@@ -159,20 +180,23 @@ async def get_prompt(
     arguments: dict[str, str] | None,
     timeout: float | None = None,
     asking: Asking | None = None,
+    on_log: OnLog | None = None,
 ) -> CallOutcome:
     """`prompts/get` for `name` with its arguments: the messages as sent, or the layer that stopped it."""
-    return await _outcome(connection, get_prompt_attempt(name, arguments), timeout, asking)
+    return await _outcome(connection, get_prompt_attempt(name, arguments), timeout, asking, on_log)
 
 
 async def _outcome(
-    connection: Connection, attempt: Attempt, timeout: float | None, asking: Asking | None
+    connection: Connection, attempt: Attempt, timeout: float | None, asking: Asking | None, on_log: OnLog | None
 ) -> CallOutcome:
     """Send a request whose result is shown as it is (nothing to judge): `ok` or the layer that stopped it."""
     asking = _asking_for(connection, asking)
     start = time.perf_counter()
-    answered = await send_asking(connection, attempt, asking, timeout)
+    with connection.messages.collecting(on_log) as logs:
+        answered = await send_asking(connection, attempt, asking, timeout)
+        await _heard_out()
     latency = (time.perf_counter() - start) * 1000
     rounds = tuple(asking.log.rounds)
     if isinstance(answered, ErrorInfo | Stopped):
-        return _stopped(answered, latency, rounds)
-    return CallOutcome("ok", answered, latency_ms=latency, rounds=rounds)
+        return _with_logs(_stopped(answered, latency, rounds), logs)
+    return _with_logs(CallOutcome("ok", answered, latency_ms=latency, rounds=rounds), logs)

@@ -3,9 +3,9 @@
 The dialog edits the entry's JSON, not a `ServerSpec`: keys it does not show
 (another client's settings) are carried through unchanged. Environment and
 header values are masked until "Show values" is ticked. The roots the server is
-given when it asks (`roots/list`: `"roots": [{"uri", "name"}]`, file:// only) and
-the protocol era (`"protocolEra"`) are edited here too, and the client profile (`"client"`: who the
-client says it is) is chosen here.
+given when it asks (`roots/list`: `"roots": [{"uri", "name"}]`, file:// only), the
+protocol era (`"protocolEra"`) and the log level asked of the server (`"logLevel"`) are
+edited here too, and the client profile (`"client"`: who the client says it is) is chosen here.
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ from PySide6.QtWidgets import (
 
 from catalog_inspector.core.config import (
     BUDGET_KEYS,
+    DEFAULT_LOG_LEVEL,
+    LOG_LEVELS,
     ConfigError,
     Limits,
     Variables,
@@ -48,7 +50,7 @@ __all__ = ["ServerDialog"]
 
 TRANSPORTS = (("stdio", "stdio (a local command)"), ("http", "Streamable HTTP"), ("sse", "legacy HTTP+SSE"))
 SHOWN_KEYS = ("type", "transport", "command", "args", "env", "cwd", "url", "headers", "disabled", "budgets", "roots",
-              "protocolEra", "client")  # fmt: skip
+              "protocolEra", "client", "logLevel")  # fmt: skip
 FIELDS = ("name", "command", "args", "env", "cwd", "url", "headers", "budgets", "roots", "client")
 ERAS = (("auto", "auto (2026-07-28 when the server offers it)"), ("legacy", "legacy (initialize, 2025-11-25 and before)"),
         ("modern", "modern (2026-07-28 only)"))  # fmt: skip
@@ -188,6 +190,17 @@ class ServerDialog(QDialog):
             self.era.addItem(text, key)
         self.era.setCurrentIndex(max(0, self.era.findData(self._original.get("protocolEra", "auto"))))
         self.client = ClientProfileCombo(self, self._original.get("client"), "client" in self._original)
+        self.log_level = QComboBox(self)
+        self.log_level.setObjectName("serverLogLevel")
+        for level in LOG_LEVELS:
+            self.log_level.addItem(f"{level} and above" if level != LOG_LEVELS[-1] else level, level)
+        self.log_level.setToolTip(
+            "The least severe log message (notifications/message) asked of the server: in each request's _meta "
+            "on 2026-07-28, by logging/setLevel before (to a server that declares logging)"
+        )
+        level = self._original.get("logLevel", DEFAULT_LOG_LEVEL)
+        found = self.log_level.findData(level) if isinstance(level, str) else -1
+        self.log_level.setCurrentIndex(found if found >= 0 else self.log_level.findData(DEFAULT_LOG_LEVEL))
         self.reveal = QCheckBox("Show values", self)
         self.reveal.setObjectName("serverRevealValues")
         self.reveal.toggled.connect(self._on_reveal_toggled)
@@ -235,6 +248,7 @@ class ServerDialog(QDialog):
             ("roots", "Roots (roots/list)", self.roots),
             ("protocolEra", "Protocol era", self.era),
             ("client", "Client profile", self.client),
+            ("logLevel", "Log level", self.log_level),
         ):
             form.addRow(title, widget)
             self._rows[field] = [widget, form.labelForField(widget)]
@@ -257,7 +271,8 @@ class ServerDialog(QDialog):
         self.transport.setCurrentIndex(max(0, self.transport.findData(kind)))
         for signal in (self.name.textChanged, self.command.textChanged, self.cwd.textChanged, self.url.textChanged,
                        self.args.textChanged, self.transport.currentIndexChanged, self.disabled.toggled,
-                       self.era.currentIndexChanged, self.client.currentIndexChanged):  # fmt: skip
+                       self.era.currentIndexChanged, self.client.currentIndexChanged,
+                       self.log_level.currentIndexChanged):  # fmt: skip
             signal.connect(self._on_field_changed)
         for line in self.budgets.values():
             line.textChanged.connect(self._on_field_changed)
@@ -318,6 +333,9 @@ class ServerDialog(QDialog):
         present, client = self.client.value()
         if present:
             entry["client"] = client
+        # The default is left out, unless the entry said it itself: what was there stays there.
+        if self.log_level.currentData() != DEFAULT_LOG_LEVEL or "logLevel" in self._original:
+            entry["logLevel"] = self.log_level.currentData()
         if self.disabled.isChecked():
             entry["disabled"] = True
         return entry

@@ -13,14 +13,17 @@ left to answer.
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any, Literal
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from catalog_inspector.core.calls import (
+    REQUEST_LOGS,
     CallOutcome,
     InputAnswer,
     InputAsk,
+    LogMessage,
     Round,
     TaskRecord,
     merge_round,
@@ -35,6 +38,7 @@ __all__ = ["Answer", "RequestKind"]
 
 VERDICT_LIMIT = 4000  # characters of the output verdict shown (up to 50 problems, each with its pointer)
 NOTICES = 10  # URL elicitations of one -32042 error shown
+LOG_LINE_LIMIT = 2400  # characters of one log message's line shown (its data is cut at 2,000 already)
 RequestKind = Literal["tool", "resource", "prompt"]
 
 
@@ -44,6 +48,10 @@ def _notices(outcome: CallOutcome, server: str) -> tuple[InputAsk, ...]:
     if error is None:
         return ()
     return url_elicitations(error.code, error.details.get("data"), server, NOTICES)
+
+
+def _log_line(message: LogMessage) -> str:
+    return visible(message.line(), LOG_LINE_LIMIT)
 
 
 class Answer(QObject):
@@ -65,16 +73,22 @@ class Answer(QObject):
         notice: the URL elicitations a -32042 error carried (nothing to answer), else ().
         task_text: the task the request runs as, in words, as it changes (its id, status, message, poll
             interval, progress); "" for a request that is no task.
+        logs: the server's log messages for the request (the latest `REQUEST_LOGS`), live while it runs, then as
+            it ended; `logs_dropped` counts the older ones let go.
 
     Signals:
         changed(): the words, `result` or `ticket` changed.
         rounds_changed(): `rounds` changed.
         asked(): `asking`, `waiting` or `notice` changed.
+        logs_changed(): `logs` were replaced (a new request, or its end): `log_lines()` is what to show.
+        logs_added(object): log messages arrived for the request in flight: their lines (a list of str, visible).
     """
 
     changed = Signal()
     rounds_changed = Signal()
     asked = Signal()
+    logs_changed = Signal()
+    logs_added = Signal(object)
 
     def __init__(
         self, supervisor: ServerSupervisor, kind: RequestKind, takes_idle: bool = False, parent: QObject | None = None
@@ -94,9 +108,12 @@ class Answer(QObject):
         self.notice: tuple[InputAsk, ...] = ()
         self.task_text = ""
         supervisor.call_task.connect(self._on_supervisor_call_task)
+        self.logs: deque[LogMessage] = deque(maxlen=REQUEST_LOGS)
+        self.logs_dropped = 0
         supervisor.call_finished.connect(self._on_supervisor_call_finished)
         supervisor.call_progress.connect(self._on_supervisor_call_progress)
         supervisor.call_round.connect(self._on_supervisor_call_round)
+        supervisor.call_logged.connect(self._on_supervisor_call_logged)
         supervisor.input_asked.connect(self._on_supervisor_input_changed)
         supervisor.input_settled.connect(self._on_supervisor_input_changed)
         self._follow_questions()
@@ -115,6 +132,7 @@ class Answer(QObject):
         self.task_text = ""
         self.rounds = []
         self.notice = ()
+        self._set_logs((), 0)
         self.changed.emit()
         self.rounds_changed.emit()
         self._follow_questions()
@@ -132,9 +150,20 @@ class Answer(QObject):
         self.task_text = ""
         self.rounds = []
         self.notice = ()
+        self._set_logs((), 0)
         self.changed.emit()
         self.rounds_changed.emit()
         self._follow_questions()
+
+    def log_lines(self) -> list[str]:
+        """The request's log messages as lines to show (time, level, logger, data), made visible and bounded."""
+        head = [f"[{self.logs_dropped:,} earlier log messages not kept]"] if self.logs_dropped else []
+        return head + [_log_line(message) for message in self.logs]
+
+    def _set_logs(self, logs: Any, dropped: int) -> None:
+        self.logs = deque(logs, maxlen=REQUEST_LOGS)
+        self.logs_dropped = dropped
+        self.logs_changed.emit()
 
     def respond(self, answer: InputAnswer) -> bool:
         """The person's answer to the question shown; False if it no longer waits."""
@@ -170,6 +199,14 @@ class Answer(QObject):
             return
         merge_round(self.rounds, entry)
         self.rounds_changed.emit()
+
+    def _on_supervisor_call_logged(self, ticket: CallTicket, batch: list[LogMessage], seen: int) -> None:
+        if ticket is not self.ticket:
+            return
+        before = len(self.logs)
+        self.logs.extend(batch)
+        self.logs_dropped += before + seen - len(self.logs)  # what the relay and this list let go
+        self.logs_added.emit([_log_line(message) for message in batch])
 
     def _on_supervisor_call_progress(self, ticket: CallTicket, progress: float, total: Any, message: Any) -> None:
         if ticket is not self.ticket:
@@ -210,6 +247,10 @@ class Answer(QObject):
         self.result = outcome.result
         self.task_text = outcome.task.words() if outcome.task is not None else ""
         self.rounds = list(outcome.rounds) or self.rounds
+        if outcome.logs or outcome.logs_dropped:  # else (a cancelled call) the live ones stay
+            self._set_logs(outcome.logs, outcome.logs_dropped)
+        else:
+            self.logs_changed.emit()
         self.notice = _notices(outcome, self.supervisor.spec.name)
         self.changed.emit()
         self.rounds_changed.emit()

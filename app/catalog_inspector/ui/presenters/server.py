@@ -371,6 +371,10 @@ class ServerPresenter(QObject):
         grants = self.signins.grants if self.signins is not None else {}
         lines += grant_lines(current.spec, grants.get(name), name in grants, current.sign_in is not None)
         lines.append(f"Roots given when the server asks (roots/list): {roots_words(current.spec.roots)}")
+        lines.append(
+            f"Log messages asked for: {current.spec.log_level} and above (2026-07-28: in each request's _meta; "
+            "before: logging/setLevel, if the server declares logging); they are in the log below"
+        )
         if accepted is None:
             return "\n".join([*lines, "", "No catalog accepted yet."])
         server = accepted.server

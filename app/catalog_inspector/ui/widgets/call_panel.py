@@ -11,7 +11,7 @@ sets are kept per tool; the arguments last shown for a tool come back with it.
 
 When the server asks for input during the call, its question is shown in place of
 the result (`inputRequestPanel`), and every round of questions and answers is listed
-(`callRounds`). A re-run gives the answers the call was given; "Copy as command"
+(`callRounds`), and so are the log messages the server sent for the call (`callLogs`). A re-run gives the answers the call was given; "Copy as command"
 writes them to an answers file for the `call` command.
 
 A tool conforming 2026-07-28 clients exclude (an invalid `x-mcp-header` annotation)
@@ -52,7 +52,7 @@ from catalog_inspector.ui.presenters.call import SEND_EXCLUDED, CallPresenter, c
 from catalog_inspector.ui.presenters.checks import Checks
 from catalog_inspector.ui.widgets.call_arguments import ArgumentsEditor
 from catalog_inspector.ui.widgets.call_form import CallForm
-from catalog_inspector.ui.widgets.call_views import CallHistoryView, ResultView, RoundsTable
+from catalog_inspector.ui.widgets.call_views import CallHistoryView, CallLogView, ResultView, RoundsTable
 from catalog_inspector.ui.widgets.input_panel import InputRequestPanel
 from catalog_inspector.ui.widgets.labels import plain_label
 
@@ -76,6 +76,7 @@ class CallPanel(QWidget):
         result, verdict, outcome: what came back (`callResult` inside, `outputVerdict`, `callOutcome`).
         input_panel: the server's question that waits for the person, shown in place of `result`.
         rounds: the call's rounds of questions and answers (`callRounds`).
+        logs: the server's log messages for the call (`callLogs`).
         history: the server's calls (`callHistory`).
     """
 
@@ -182,6 +183,7 @@ class CallPanel(QWidget):
         self.shown_answer.addWidget(self.result)
         self.shown_answer.addWidget(self.input_panel)
         self.rounds = RoundsTable("callRounds", self)
+        self.logs = CallLogView(self)
         self.history = CallHistoryView(self)
         self.history.itemSelectionChanged.connect(self._update_actions)
         self.rerun_button = _button("Re-run", "rerunCallButton", self)
@@ -213,6 +215,7 @@ class CallPanel(QWidget):
         answer_layout.addWidget(self.verdict)
         answer_layout.addWidget(self.shown_answer, 1)
         answer_layout.addWidget(self.rounds)
+        answer_layout.addWidget(self.logs)
         past = QWidget(self)
         past_layout = QVBoxLayout(past)
         past_layout.setContentsMargins(0, 0, 0, 0)
@@ -242,14 +245,19 @@ class CallPanel(QWidget):
             for name in self._SIGNALS:
                 getattr(self.presenter, name).disconnect(getattr(self, f"_on_presenter_{name}"))
             self.presenter.answer.rounds_changed.disconnect(self._on_answer_rounds_changed)
+            self.presenter.answer.logs_changed.disconnect(self._on_answer_logs_changed)
+            self.presenter.answer.logs_added.disconnect(self._on_answer_logs_added)
         self.presenter = presenter
         if presenter is not None:
             for name in self._SIGNALS:
                 getattr(presenter, name).connect(getattr(self, f"_on_presenter_{name}"))
             presenter.answer.rounds_changed.connect(self._on_answer_rounds_changed)
+            presenter.answer.logs_changed.connect(self._on_answer_logs_changed)
+            presenter.answer.logs_added.connect(self._on_answer_logs_added)
             self.timeout.setValue(presenter.timeout)
         self.input_panel.bind(presenter.answer if presenter is not None else None)
         self._on_answer_rounds_changed()
+        self._on_answer_logs_changed()
         self._stale = True
         self._rebuild_if_shown(None)
         self._on_presenter_asked()
@@ -343,6 +351,12 @@ class CallPanel(QWidget):
 
     def _on_answer_rounds_changed(self) -> None:
         self.rounds.show_rounds(self.presenter.answer.rounds if self.presenter is not None else [])
+
+    def _on_answer_logs_changed(self) -> None:
+        self.logs.show_lines(self.presenter.answer.log_lines() if self.presenter is not None else [])
+
+    def _on_answer_logs_added(self, lines: list[str]) -> None:
+        self.logs.add_lines(lines)
 
     def _on_presenter_actions_changed(self) -> None:
         self._update_actions()

@@ -1,5 +1,5 @@
-"""The call panel's read-only parts: the result as the server sent it, the rounds of the server's questions, and the
-call history."""
+"""The call panel's read-only parts: the result as the server sent it, the rounds of the server's questions, the
+server's log messages for the call, and the call history."""
 
 from __future__ import annotations
 
@@ -20,20 +20,23 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.calls import Block, CallRecord, Round, describe_result
+from catalog_inspector.core.calls import REQUEST_LOGS, Block, CallRecord, Round, describe_result
 from catalog_inspector.core.text import visible
+from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.models.roles import tooltip
 from catalog_inspector.ui.presenters.questions import ROUND_HEADERS, round_rows
 from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.tables import compact_table
 
-__all__ = ["CallHistoryView", "ResultView", "RoundsTable"]
+__all__ = ["CallHistoryView", "CallLogView", "ResultView", "RoundsTable"]
 
 PREVIEW = 240  # pixels of an image preview's longer side
 ALLOCATION_MB = 64  # what Qt may allocate to decode one untrusted image
 HISTORY_HEADERS = ("Time", "Kind", "Name", "Outcome", "Duration")
 ROWS_SHOWN = 200  # questions of one request listed (the rounds cap keeps far fewer)
 ROUNDS_HEIGHT = 170  # pixels the rounds table takes at most (it scrolls beyond)
+LOGS_HEIGHT = 130  # pixels the call's log messages take (they scroll beyond)
+LOGS_BATCH_MS = 100  # a call that floods its log is shown a batch per interval, never a repaint per message
 QUESTION_TEXT = (
     "The server's last answer asked for input again (input_required): it is not a result. "
     "Its questions are in the rounds below; the raw JSON is in the next tab."
@@ -158,6 +161,44 @@ class CallHistoryView(QTableWidget):
     def selected_record(self) -> CallRecord | None:
         rows = self.selectionModel().selectedRows()
         return self._records[rows[0].row()] if rows and 0 <= rows[0].row() < len(self._records) else None
+
+
+class CallLogView(QWidget):
+    """The server's log messages for the call (`callLogs`: plain text, one line each, the latest `REQUEST_LOGS`);
+    hidden while there are none. Lines arriving during the call are appended a batch per `LOGS_BATCH_MS`."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = QLabel("Log messages the server sent for this call:", self)
+        self.title.setTextFormat(Qt.TextFormat.PlainText)
+        self.text = plain_text_view("callLogs", self)
+        self.text.setMaximumBlockCount(REQUEST_LOGS + 1)  # and the line that says how many were let go
+        self.text.setFixedHeight(LOGS_HEIGHT)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.title)
+        layout.addWidget(self.text)
+        self._batch: Batcher[str] = Batcher(self._append, LOGS_BATCH_MS, keep_last=REQUEST_LOGS, parent=self)
+        self.hide()
+
+    def show_lines(self, lines: Sequence[str]) -> None:
+        """Show these lines instead of what is shown (a new call, or a call's end)."""
+        self._batch.clear()
+        self.text.setPlainText("\n".join(lines))
+        self.setVisible(bool(lines))
+
+    def add_lines(self, lines: Sequence[str]) -> None:
+        self._batch.extend(lines)
+
+    def _append(self, lines: list[str]) -> None:
+        skipped = self._batch.dropped
+        if skipped:
+            lines = [
+                f"[… {skipped:,} log messages skipped: the server sent them faster than they can be shown]",
+                *lines,
+            ]
+        self.text.appendPlainText("\n".join(lines))
+        self.show()
 
 
 class RoundsTable(QTableWidget):
