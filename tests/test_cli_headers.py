@@ -63,3 +63,18 @@ def test_a_value_too_long_for_a_header_line_is_refused_before_sending(url: str) 
     region = "r" * (8_192 - len("Mcp-Param-Region: "))
     code, doc = run("call", "forecast", "--args", json.dumps({"region": region}), "--url", url)
     assert code == 0 and doc["outcome"] == "ok", doc["error"]
+
+
+def test_every_kind_of_invalid_annotation_excludes_its_tool_and_a_valid_nested_one_does_not() -> None:
+    # The spec's rules, one broken per tool; over stdio too: exclusion is the era's rule, not the transport's.
+    code, doc = run("snapshot", "--", sys.executable, "-m", "tests.fixtures.annotations_server")
+    assert code == 0 and len(doc["tools"]) == 7, "every tool kept and shown"
+    reasons = {entry["name"]: entry["reason"] for entry in doc["excluded_tools"]}
+    assert set(reasons) == {"off_chain", "not_string", "not_token", "no_type", "object_typed", "duplicate"}
+    assert "not reachable via a pure `properties` chain" in reasons["off_chain"]
+    assert "must be a string, not int" in reasons["not_string"]
+    assert "'Bad Name' is not an RFC 9110 token" in reasons["not_token"]
+    assert "the type keyword is NoneType" in reasons["no_type"]
+    assert "(got 'object')" in reasons["object_typed"]
+    # Zone and zone: one header, case-insensitively (which of the two is named first is the SDK's walk order).
+    assert "duplicates property" in reasons["duplicate"] and "'zone'" in reasons["duplicate"].lower()
