@@ -325,3 +325,27 @@ async def test_the_call_clock_stops_while_a_person_answers() -> None:
     unlimited = PausableClock(None)
     unlimited.start()
     assert unlimited.scope.deadline == math.inf
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("era", ["modern", "legacy"])
+async def test_the_time_a_person_takes_to_answer_is_not_the_servers_latency(era: str) -> None:
+    import time
+
+    async with live(asks_spec(era)) as pair:
+        asking = Asking(roots=ROOTS)
+
+        async def slow(ask: InputAsk) -> InputAnswer:
+            # The person thinks until their own clock says 600 ms (a condition under a deadline, not a sleep).
+            with anyio.fail_after(10):
+                while asking.log.answering_ms < 600:
+                    await anyio.sleep(0.02)
+            return person(ask)
+
+        asking.answerer = slow
+        started = time.perf_counter()
+        outcome = await called(pair, "greet", asking)
+        wall_ms = (time.perf_counter() - started) * 1000
+        assert text_of(outcome) == "Hello, Ada!"
+        assert asking.log.answering_ms >= 600
+        assert 0 <= outcome.latency_ms <= wall_ms - asking.log.answering_ms + 1, "the answering time is left out"

@@ -16,6 +16,7 @@ connection and asks an `Answerer` (a person in the app, the answers file in the 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -372,6 +373,27 @@ class RoundLog:
 
     rounds: list[Round] = field(default_factory=list)
     on_round: Callable[[Round], None] | None = None
+    _waiting: int = 0  # answers being waited for now (the older eras' questions can overlap)
+    _waited_s: float = 0.0
+    _since: float = 0.0
+
+    def waiting(self, started: bool) -> None:
+        """A question went to the answerer (`started`), or its answer came: the time between is the person's."""
+        now = time.perf_counter()
+        if started:
+            if self._waiting == 0:
+                self._since = now
+            self._waiting += 1
+        else:
+            self._waiting -= 1
+            if self._waiting == 0:
+                self._waited_s += now - self._since
+
+    @property
+    def answering_ms(self) -> float:
+        """How long answers were waited for, overlapping questions counted once: not the server's time."""
+        ongoing = time.perf_counter() - self._since if self._waiting else 0.0
+        return (self._waited_s + ongoing) * 1000
 
     def put(self, entry: Round) -> None:
         """Add a round, or replace the one of the same index (its answers came)."""

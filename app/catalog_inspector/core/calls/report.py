@@ -104,7 +104,7 @@ class CallReport:
         result: the result exactly as the server sent it (wire JSON), or None.
         output_errors: what is wrong with the result against the tool's output schema.
         error: why the call did not succeed, or None.
-        duration_ms: from sending to the answer (or the failure); None when nothing was sent.
+        duration_ms: from sending to the answer (or the failure), less the time its answers were waited for; None when nothing was sent.
         rounds: the server's questions and their answers, round by round.
         method: the request: tools/call, prompts/get or resources/read (`tool` is then the prompt's
             name or the resource's URI; the document says it under `prompt` or `uri` instead).

@@ -227,7 +227,11 @@ async def _answer_one(ask: InputAsk, asking: Asking) -> InputAnswer:
         return unanswerable(ask, f"unknown elicitation mode {visible(str(ask.mode), 40)!r}")
     if asking.answerer is None:
         return closed(ask, "nobody was there to answer the request")
-    answer = await asking.answerer(ask)
+    asking.log.waiting(True)
+    try:
+        answer = await asking.answerer(ask)
+    finally:
+        asking.log.waiting(False)
     if ask.method == ELICIT and answer.action == "accept" and ask.mode == "form" and answer.response is not None:
         schema = ask.requested_schema
         content = with_defaults(schema, answer.response.get("content"))

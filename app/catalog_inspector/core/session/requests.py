@@ -100,7 +100,7 @@ async def call_tool(
                 message = "the server answered with a task, although the call did not ask for one"
                 answered = ErrorInfo(ErrorKind.PROTOCOL, message)
         await _heard_out()
-    latency = (time.perf_counter() - start) * 1000
+    latency = (time.perf_counter() - start) * 1000 - asking.log.answering_ms  # the server's time, not the person's
     rounds = tuple(asking.log.rounds)
     record = task.record() if task is not None else None
     if isinstance(answered, Ended):
@@ -195,7 +195,7 @@ async def _outcome(
     with connection.messages.collecting(on_log) as logs:
         answered = await send_asking(connection, attempt, asking, timeout)
         await _heard_out()
-    latency = (time.perf_counter() - start) * 1000
+    latency = (time.perf_counter() - start) * 1000 - asking.log.answering_ms  # the server's time, not the person's
     rounds = tuple(asking.log.rounds)
     if isinstance(answered, ErrorInfo | Stopped):
         return _with_logs(_stopped(answered, latency, rounds), logs)
