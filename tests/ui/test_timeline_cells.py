@@ -159,7 +159,8 @@ def test_every_outcome_reads_whole_in_a_narrow_timeline(qtbot, kind: ErrorKind) 
     assert outcome.data() == kind.outcome
     assert_reads_whole(panel.view, outcome)
     assert outcome.data(Role.FULL_TEXT).startswith(kind.heading)
-    assert panel.view.columnWidth(1) >= 40 and panel.view.columnWidth(2) >= 40, "the cursors keep some room"
+    # The cursors keep their room beside the cache hints (the table scrolls sideways to those in a narrow pane).
+    assert panel.view.columnWidth(1) >= 100 and panel.view.columnWidth(2) >= 100, "the cursors keep their room"
 
 
 def test_the_names_model_passes_the_model_tester_and_marks_a_same_page_duplicate(qtmodeltester) -> None:  # type: ignore[no-untyped-def]

@@ -32,6 +32,9 @@ __all__ = ["TimelinePanel", "cell_text_width"]
 
 LIVE_BATCH_MS = 40
 FIXED_WIDTHS = {0: 32, 3: 46, 4: 70, 5: 64, TTL: 70, SCOPE: 84}  # #, Items, Bytes, Latency, TTL, Cache scope
+# The cursors are what the timeline is for: they keep their room, and the table scrolls sideways to the cache
+# hints in a narrow pane rather than squeezing them to a few letters (the last column takes what is left).
+CURSOR_WIDTH_PX = 112
 MIN_SECTION = 40
 HINT_LINES = 5  # cache-hint warnings spelled out under the table; the cells mark every one
 
@@ -76,12 +79,13 @@ class TimelinePanel(QWidget):
         compact_table(self.view, QAbstractItemView.SelectionBehavior.SelectItems)
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header = self.view.horizontalHeader()
-        header.setStretchLastSection(False)
+        header.setStretchLastSection(True)
         header.setMinimumSectionSize(MIN_SECTION)
         for column, width in FIXED_WIDTHS.items():
             self.view.setColumnWidth(column, width)
         for column in (CURSOR, NEXT):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+            self.view.setColumnWidth(column, CURSOR_WIDTH_PX)
         self._fit_outcome()
         copy = QAction("Copy full value", self.view)
         copy.setShortcut(QKeySequence.StandardKey.Copy)
