@@ -97,6 +97,7 @@ def test_a_profile_flag_that_cannot_be_used_is_a_usage_error_before_any_server_s
         (("--client-extension", "acme.dev/x={nope"), "--client-extension acme.dev/x is not valid JSON"),
         (("--client-extension", "acme.dev/x=[1]"), "acme.dev/x must be a JSON object"),
         (("--client-name", "two\nlines"), "--client-name contains a control character"),
+        (tuple(f for n in range(33) for f in ("--client-extension", f"acme.dev/x{n}")), "more than 32 extensions"),
     ):
         code, doc, seen, stderr = snapshot(tmp_path, *flags)
         assert code == 2 and words in stderr, (flags, stderr)

@@ -14,6 +14,7 @@ from typing import Any
 
 from catalog_inspector.core.config import (
     DEFAULT_KEY,
+    EXTENSIONS_LIMIT,
     HANDSHAKE_VERSIONS,
     MCP_APPS,
     OURS,
@@ -95,6 +96,8 @@ def with_client_flags(spec: ServerSpec, args: argparse.Namespace) -> ServerSpec:
         if extensions:
             own = profile.extensions if profile is not None else {}
             fields["extensions"] = {**own, **dict(_extension(text) for text in extensions)}
+            if len(fields["extensions"]) > EXTENSIONS_LIMIT:  # the same bound as an entry's
+                raise ConfigError(f"--client-extension: more than {EXTENSIONS_LIMIT} extensions")
         profile = changed(profile, **fields)
     except ConfigError as exc:
         raise ValueError(str(exc)) from exc

@@ -32,6 +32,7 @@ from catalog_inspector.core.config.consent import (
 from catalog_inspector.core.config.profiles import (
     DEFAULT_KEY,
     ENTRY_KEY,
+    EXTENSIONS_LIMIT,
     HANDSHAKE_VERSIONS,
     MCP_APPS,
     OURS,
@@ -85,6 +86,7 @@ __all__ = [
     "DEFAULT_KEY",
     "ENTRY_KEY",
     "HANDSHAKE_VERSIONS",
+    "EXTENSIONS_LIMIT",
     "MCP_APPS",
     "OURS",
     "PRESETS",
