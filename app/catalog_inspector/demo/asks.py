@@ -311,6 +311,7 @@ async def _http(port: int) -> None:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", port))
+    sock.listen(128)  # before READY: a client that connects at once waits in the backlog, never refused
     http = uvicorn.Server(uvicorn.Config(server.streamable_http_app(), log_level="warning"))
     print(f"READY http://127.0.0.1:{sock.getsockname()[1]}/mcp", flush=True)
     await http.serve(sockets=[sock])

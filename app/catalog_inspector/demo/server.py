@@ -338,6 +338,7 @@ async def serve_http(demo: DemoServer, port: int, sse: bool) -> None:
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", port))
+    sock.listen(128)  # before READY: a client that connects at once waits in the backlog, never refused
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     http = uvicorn.Server(config)
     print(f"READY http://127.0.0.1:{sock.getsockname()[1]}{path}", flush=True)
