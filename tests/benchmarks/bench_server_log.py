@@ -74,8 +74,17 @@ async def _measure(window: Any, tool: str, tab: str, count: int, heart: Heartbea
 async def _run(window: Any, count: int, runs: int, closed: asyncio.Future[None]) -> dict[str, list[dict[str, float]]]:
     from catalog_inspector.runtime import ServerState
 
-    while window.current is None or window.current.supervisor.state is not ServerState.READY:
-        await asyncio.sleep(0.05)
+    supervisor = window.app.runtime.supervisor("logs")
+    ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def on_state() -> None:
+        if supervisor.state is ServerState.READY and window.current is not None and not ready.done():
+            ready.set_result(None)
+
+    supervisor.state_changed.connect(on_state)
+    on_state()  # it may be ready already
+    await asyncio.wait_for(ready, 120)  # the walk's signal, not a poll
+    supervisor.state_changed.disconnect(on_state)
     heart = Heartbeat()
     await _measure(window, "flood", "log", 100, heart)  # warm: the first call pays for imports and layouts
     found: dict[str, list[dict[str, float]]] = {name: [] for name in PHASES}

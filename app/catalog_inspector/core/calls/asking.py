@@ -373,13 +373,14 @@ class RoundLog:
 
     rounds: list[Round] = field(default_factory=list)
     on_round: Callable[[Round], None] | None = None
+    clock: Callable[[], float] = time.perf_counter  # one clock for a request's duration and its answering time
     _waiting: int = 0  # answers being waited for now (the older eras' questions can overlap)
     _waited_s: float = 0.0
     _since: float = 0.0
 
     def waiting(self, started: bool) -> None:
         """A question went to the answerer (`started`), or its answer came: the time between is the person's."""
-        now = time.perf_counter()
+        now = self.clock()
         if started:
             if self._waiting == 0:
                 self._since = now
@@ -392,7 +393,7 @@ class RoundLog:
     @property
     def answering_ms(self) -> float:
         """How long answers were waited for, overlapping questions counted once: not the server's time."""
-        ongoing = time.perf_counter() - self._since if self._waiting else 0.0
+        ongoing = self.clock() - self._since if self._waiting else 0.0
         return (self._waited_s + ongoing) * 1000
 
     def put(self, entry: Round) -> None:

@@ -8,7 +8,6 @@ a result), with the error or the verdict, and the server's log messages for it.
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 from typing import Any
 
@@ -90,7 +89,7 @@ async def call_tool(
         return CallOutcome("invalid_arguments", error=ErrorInfo(ErrorKind.NOT_SENT, too_long))
     asking = _asking_for(connection, asking)
     task = _task_for(connection, tool, task)
-    start = time.perf_counter()
+    start = asking.log.clock()
     with connection.messages.collecting(on_log) as logs:
         if task is not None:
             answered = await run_as_task(connection, name, arguments, asking, task, timeout, progress)
@@ -100,7 +99,7 @@ async def call_tool(
                 message = "the server answered with a task, although the call did not ask for one"
                 answered = ErrorInfo(ErrorKind.PROTOCOL, message)
         await _heard_out()
-    latency = (time.perf_counter() - start) * 1000 - asking.log.answering_ms  # the server's time, not the person's
+    latency = (asking.log.clock() - start) * 1000 - asking.log.answering_ms  # the server's time, not the person's
     rounds = tuple(asking.log.rounds)
     record = task.record() if task is not None else None
     if isinstance(answered, Ended):
@@ -191,11 +190,11 @@ async def _outcome(
 ) -> CallOutcome:
     """Send a request whose result is shown as it is (nothing to judge): `ok` or the layer that stopped it."""
     asking = _asking_for(connection, asking)
-    start = time.perf_counter()
+    start = asking.log.clock()
     with connection.messages.collecting(on_log) as logs:
         answered = await send_asking(connection, attempt, asking, timeout)
         await _heard_out()
-    latency = (time.perf_counter() - start) * 1000 - asking.log.answering_ms  # the server's time, not the person's
+    latency = (asking.log.clock() - start) * 1000 - asking.log.answering_ms  # the server's time, not the person's
     rounds = tuple(asking.log.rounds)
     if isinstance(answered, ErrorInfo | Stopped):
         return _with_logs(_stopped(answered, latency, rounds), logs)
