@@ -13,24 +13,18 @@ report (a failed walk, a lost session or a call outcome), never in silence.
 from __future__ import annotations
 
 import asyncio
-import enum
-import itertools
-from collections import deque
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine
 from contextvars import ContextVar
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from catalog_inspector.core.calls import (
-    REQUEST_LOGS,
     CallOutcome,
     ContentCheck,
     InputAnswer,
     Judge,
-    LogMessage,
     Round,
     TaskLog,
     TaskRecord,
@@ -53,6 +47,15 @@ from catalog_inspector.core.session import (
 )
 from catalog_inspector.core.transport import ServerLog
 from catalog_inspector.runtime.asks import AskQueue, PendingAsk
+from catalog_inspector.runtime.records import (
+    LOG_BATCH_MS,
+    Attempt,
+    CallTicket,
+    LogRelay,
+    ProgressRelay,
+    ServerState,
+    next_ticket,
+)
 from catalog_inspector.runtime.tasks import TaskSet
 
 __all__ = ["Attempt", "CallTicket", "ServerState", "ServerSupervisor", "asking"]
@@ -64,101 +67,12 @@ LIST_CHANGED = {
     "notifications/prompts/list_changed": ("prompts",),
 }
 CLOSE_TIMEOUT = 6.0  # seconds to wait for a worker's own shutdown before abandoning it
-SIGN_IN_SLACK = 1.0  # seconds a sign-in is shown past its own wait (the engine ends it at that wait)
-# Log lines and a call's log messages go to the window a batch per frame: a flood of log messages arrives one
-# per turn of the loop (the SDK hands each notification to a task of its own), so a batch per turn was a
-# signal per message; per frame it is one signal per 16 ms, whatever the server sends.
-LOG_BATCH_MS = 16
-
+SIGN_IN_SLACK = 1.0
 # The supervisor a request is made for: set in each worker's task and each call's task. The SDK sends
 # an HTTP request in the context of the task that sent the message (its transport runs the POST, and
 # so the OAuth flow, under the sender's context; tasks it starts inherit it otherwise), so the app's
 # sign-in hooks (`runtime.signins`) know which server asks, and show the sign-in there.
 asking: ContextVar[ServerSupervisor | None] = ContextVar("asking", default=None)
-
-
-class ServerState(enum.Enum):
-    NOT_CONNECTED = "not connected"  # nothing attempted yet
-    CONNECTING = "connecting"  # a session is starting (spawn, handshake)
-    WALKING = "walking"  # a walk runs (first or refresh); the shown catalog is unchanged
-    READY = "ready"  # an accepted catalog is active
-    STALE = "stale"  # ready, but the server said its list changed since
-    FAILED = "failed"  # the latest attempt was rejected or failed (a last good catalog may remain)
-    LOST = "connection lost"  # the accepted session ended on its own; its catalog stays, no session is live
-
-
-@dataclass
-class Attempt:
-    """One walk: its pages as they arrive, then its snapshot.
-
-    The runtime is the one owner of these pages; timeline views read them
-    through `pages_of` and never keep copies.
-    """
-
-    started_at: datetime
-    live: dict[str, list[PageRecord]] = field(default_factory=dict)
-    snapshot: Snapshot | None = None
-    after_stale: bool = False  # started while the server said its catalog had changed
-
-    def pages_of(self, list_name: str) -> Sequence[PageRecord]:
-        if self.snapshot is not None:
-            return self.snapshot.lists[list_name].pages
-        return self.live.setdefault(list_name, [])
-
-
-@dataclass(frozen=True, eq=False)
-class CallTicket:
-    """One test request the runtime is making; compared by identity (its key in `call_finished`).
-
-    `kind` is "tool" (tools/call: `tool` is the tool's name), "resource" (resources/read:
-    `tool` is the URI) or "prompt" (prompts/get: `tool` is the prompt's name).
-    """
-
-    number: int
-    tool: str
-    arguments: dict[str, Any] | None
-    kind: Literal["tool", "resource", "prompt"] = "tool"
-    timeout: float | None = None
-    answers: dict[str, Any] | None = None  # a re-run's: the answers kept from the call it repeats (an answers file)
-    send_excluded: bool = False  # sent even if conforming 2026-07-28 clients exclude the tool (on purpose)
-    task: bool = False  # run as a task ("Run as task"; a tool that requires one runs as one anyway)
-
-
-_tickets = itertools.count(1)
-
-
-class _ProgressRelay:
-    """Passes a call's progress notifications on as `call_progress` signals (the SDK's callback shape)."""
-
-    def __init__(self, signal: Any, ticket: CallTicket) -> None:
-        self._signal = signal
-        self._ticket = ticket
-
-    async def __call__(self, progress: float, total: float | None, message: str | None) -> None:
-        self._signal.emit(self._ticket, progress, total, message)
-
-
-class _LogRelay:
-    """Passes a call's log messages on as `call_logged` signals, a batch per `LOG_BATCH_MS` (as the server log)."""
-
-    def __init__(self, signal: Any, ticket: CallTicket) -> None:
-        self._signal = signal
-        self._ticket = ticket
-        self._pending: deque[LogMessage] = deque(maxlen=REQUEST_LOGS)  # what a view can keep of one batch
-        self._seen = 0
-
-    def __call__(self, message: LogMessage) -> None:
-        self._pending.append(message)
-        self._seen += 1
-        if self._seen == 1:
-            QTimer.singleShot(LOG_BATCH_MS, self._flush)
-
-    def _flush(self) -> None:
-        batch, seen = list(self._pending), self._seen
-        self._pending.clear()
-        self._seen = 0
-        if batch:
-            self._signal.emit(self._ticket, batch, seen)
 
 
 class ServerSupervisor(QObject):
@@ -372,17 +286,17 @@ class ServerSupervisor(QObject):
         A tool conforming 2026-07-28 clients exclude is sent only with `send_excluded` (else the
         outcome is `excluded_tool`, nothing sent). `task` runs it as a task: `call_task` tells each change of it.
         """
-        return self._request(CallTicket(next(_tickets), name, arguments, "tool", timeout, answers, send_excluded, task))
+        return self._request(CallTicket(next_ticket(), name, arguments, "tool", timeout, answers, send_excluded, task))
 
     def read_resource(self, uri: str, timeout: float | None = None) -> CallTicket | None:
         """`resources/read` on the active session; `call_finished` reports it. None if no session is live."""
-        return self._request(CallTicket(next(_tickets), uri, None, "resource", timeout))
+        return self._request(CallTicket(next_ticket(), uri, None, "resource", timeout))
 
     def get_prompt(
         self, name: str, arguments: dict[str, str] | None, timeout: float | None = None
     ) -> CallTicket | None:
         """`prompts/get` on the active session; `call_finished` reports it. None if no session is live."""
-        return self._request(CallTicket(next(_tickets), name, dict(arguments or {}), "prompt", timeout))
+        return self._request(CallTicket(next_ticket(), name, dict(arguments or {}), "prompt", timeout))
 
     def cancel_call(self, ticket: CallTicket) -> bool:
         """Stop a call in progress: the server is sent `notifications/cancelled`, and
@@ -535,8 +449,8 @@ class ServerSupervisor(QObject):
         self, ticket: CallTicket, worker: SessionWorker, connection: Connection, snapshot: Snapshot
     ) -> None:
         asking.set(self)  # this task's own context: a sign-in this request needs is shown on this server
-        progress = _ProgressRelay(self.call_progress, ticket)
-        logged = _LogRelay(self.call_logged, ticket)
+        progress = ProgressRelay(self.call_progress, ticket)
+        logged = LogRelay(self.call_logged, ticket)
 
         worker.call_started()
         timeout = ticket.timeout
