@@ -20,7 +20,16 @@ WORKERS ?= auto
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n $(WORKERS) $(PYTEST_ARGS)
 
-bench: $(STAMP)
+# The official MCP Inspector (its CLI) and Node 22, from npm into .bench/ the first time, for the comparison.
+BENCH_DIR := .bench
+INSPECTOR_VERSION := 2.12.0
+
+$(BENCH_DIR)/.installed-$(INSPECTOR_VERSION):
+	npm install --prefix $(BENCH_DIR) --no-audit --no-fund node@22 @modelcontextprotocol/inspector@$(INSPECTOR_VERSION)
+	touch $@
+
+bench: $(STAMP) $(BENCH_DIR)/.installed-$(INSPECTOR_VERSION)
+	BENCH_DIR=$(CURDIR)/$(BENCH_DIR) $(PY) tests/benchmarks/bench_inspector.py
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/bench_walk.py $(BENCH_ARGS)
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/bench_tree.py
 	$(PY) tests/benchmarks/bench_diff.py
@@ -77,7 +86,7 @@ screenshot-deps:
 	apt-get update -q && apt-get install -y -q xvfb libxcb-icccm4 libxcb-keysyms1 imagemagick x11-apps
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build dist app/*.egg-info $(MUTATION_DIR) mutants
+	rm -rf $(VENV) .pytest_cache .hypothesis build dist app/*.egg-info $(MUTATION_DIR) mutants $(BENCH_DIR)
 
 # The Linux desktop bundle: a PyInstaller one-folder app and dist/mcp-catalog-inspector-VERSION-linux-ARCH.tar.gz
 # with install.sh/uninstall.sh (its own build venv under build/; see packaging/README.md).

@@ -214,13 +214,15 @@ def test_a_header_with_a_line_break_is_a_usage_error_naming_it(tmp_path: Path) -
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_a_signal_stops_the_walk_kills_the_server_and_still_writes_the_json(tmp_path: Path, signum: int) -> None:
     """Issue 9, point 4: `timeout 3 mcp-catalog-inspector snapshot …` in CI must not orphan the server."""
-    pidfile = tmp_path / "pids"
+    pidfile, busy = tmp_path / "pids", tmp_path / "busy"
     proc = subprocess.Popen(
-        [*CLI, "snapshot", "--timeout", "60", *demo("hang", "--spawn-child", "--stubborn", "--pidfile", str(pidfile))],
+        [*CLI, "snapshot", "--timeout", "60",
+         *demo("hang", "--spawn-child", "--stubborn", "--pidfile", str(pidfile), "--busy-file", str(busy))],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
     )  # fmt: skip
     try:
-        wait_until(lambda: len(pids_in(pidfile)) == 2, timeout=30, what="the server and its child")
+        # The server starts while the CLI loads (its head start): the walk has begun once a page hangs.
+        wait_until(lambda: len(pids_in(pidfile)) == 2 and busy.exists(), timeout=30, what="the walk to hang")
         proc.send_signal(signum)
         out, err = proc.communicate(timeout=30)
     finally:
@@ -283,14 +285,14 @@ def test_a_servers_error_message_cannot_drive_the_terminal_or_forge_a_line(tmp_p
 
 def test_a_signal_stops_a_call_too_and_its_document_is_still_printed(tmp_path: Path) -> None:
     """Like `snapshot`: the server (and its child) go at once, one mcp-call-result/1 document, exit 4."""
-    pidfile = tmp_path / "pids"
-    server = demo("normal", "--call-delay", "60", "--spawn-child", "--pidfile", str(pidfile))
+    pidfile, busy = tmp_path / "pids", tmp_path / "busy"
+    server = demo("normal", "--call-delay", "60", "--spawn-child", "--pidfile", str(pidfile), "--busy-file", str(busy))
     proc = subprocess.Popen(
         [*CLI, "call", "echo", "--args", '{"text": "hi"}', "--call-timeout", "120", *server],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
     )  # fmt: skip
     try:
-        wait_until(lambda: len(pids_in(pidfile)) == 2, timeout=30, what="the server and its child")
+        wait_until(lambda: len(pids_in(pidfile)) == 2 and busy.exists(), timeout=30, what="the call to be under way")
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=30)
     finally:

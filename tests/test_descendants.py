@@ -52,14 +52,16 @@ def test_snapshot_kills_a_grandchild_that_left_the_process_group(
 
 def test_a_signal_to_the_cli_kills_the_escaped_grandchildren_of_a_stubborn_server(tmp_path: Path) -> None:
     """`timeout 3 mcp-catalog-inspector snapshot …` with a server whose helpers left its group and session."""
-    pidfile = tmp_path / "pids"
-    server = demo("hang", "--spawn-child", "--setsid", "--daemonize", "--stubborn", "--pidfile", str(pidfile))
+    pidfile, busy = tmp_path / "pids", tmp_path / "busy"
+    server = demo(
+        "hang", "--spawn-child", "--setsid", "--daemonize", "--stubborn", "--pidfile", str(pidfile), "--busy-file", str(busy)
+    )  # fmt: skip
     proc = subprocess.Popen(
         [*CLI, "snapshot", "--timeout", "60", *server],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
     )  # fmt: skip
     try:
-        wait_until(lambda: len(pids_in(pidfile)) == 4, timeout=30, what="the server and its helpers")
+        wait_until(lambda: len(pids_in(pidfile)) == 4 and busy.exists(), timeout=30, what="the walk to hang")
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=30)
     finally:

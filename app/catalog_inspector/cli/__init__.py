@@ -30,27 +30,47 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import importlib
 import os
 import sys
 from collections.abc import Callable
 from contextlib import suppress
+from typing import TYPE_CHECKING, Any
 
-from catalog_inspector.cli import call, check, diff, signout, snapshot
-from catalog_inspector.cli.common import EXIT_CODES
-from catalog_inspector.cli.parser import build_parser
+from catalog_inspector.cli.head_start import begin, finish, loaded
+from catalog_inspector.core.processes import end_unclaimed
 from catalog_inspector.core.text import visible
+
+if TYPE_CHECKING:
+    from catalog_inspector.cli.common import EXIT_CODES
+    from catalog_inspector.cli.parser import build_parser
 
 __all__ = ["EXIT_CODES", "build_parser", "main"]
 
-COMMANDS: dict[str, Callable[..., int]] = {
-    "snapshot": snapshot.run,
-    "diff": diff.run,
-    "check": check.run,
-    "call": call.run,
-    "prompt": call.run,
-    "read": call.run,
-    "signout": signout.run,
+# Each command's module, imported once the command is known (and its server has its head start).
+COMMANDS: dict[str, str] = {
+    "snapshot": "snapshot",
+    "diff": "diff",
+    "check": "check",
+    "call": "call",
+    "prompt": "call",
+    "read": "call",
+    "signout": "signout",
 }
+
+
+def __getattr__(name: str) -> Any:
+    # The face's two names, loaded when asked for: importing them loads the engine.
+    if name == "EXIT_CODES":
+        return importlib.import_module("catalog_inspector.cli.common").EXIT_CODES
+    if name == "build_parser":
+        return importlib.import_module("catalog_inspector.cli.parser").build_parser
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _command(name: str) -> Callable[..., int]:
+    run: Callable[..., int] = importlib.import_module(f"catalog_inspector.cli.{COMMANDS[name]}").run
+    return run
 
 
 INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command Ctrl+C stopped
@@ -58,8 +78,19 @@ READER_GONE = 141  # 128 + SIGPIPE, as a shell reports a writer whose reader wen
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
     argv = sys.argv[1:] if argv is None else list(argv)
+    begin(argv)  # before the engine's imports: the server starts meanwhile
+    try:
+        return _main(argv)
+    finally:
+        end_unclaimed()  # a head start the command did not take (it stopped at a usage error)
+        finish()
+
+
+def _main(argv: list[str]) -> int:
+    from catalog_inspector.cli.parser import build_parser
+
+    parser = build_parser()
     if argv and not argv[0].startswith("-") and argv[0] not in COMMANDS:
         return _unknown_command(parser, argv[0])
     server_command: list[str] = []
@@ -74,7 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("call", "prompt", "read"):
         args.stdio = server_command
     try:
-        return COMMANDS[args.command](parser, args)
+        run = _command(args.command)
+        loaded()
+        return run(parser, args)
     except BrokenPipeError:
         return _reader_gone()
     except KeyboardInterrupt:
@@ -93,6 +126,8 @@ def _unknown_command(parser: argparse.ArgumentParser, word: str) -> int:
         f"(commands: {', '.join(COMMANDS)}; {parser.prog} --help lists them)",
         file=sys.stderr,
     )
+    from catalog_inspector.cli.common import EXIT_CODES
+
     return EXIT_CODES["usage"]
 
 

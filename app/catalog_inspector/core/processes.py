@@ -35,6 +35,7 @@ files removed.
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import functools
 import json
@@ -43,6 +44,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable
 from contextlib import suppress
 from dataclasses import dataclass
@@ -52,14 +54,17 @@ import anyio
 import anyio.abc
 
 from catalog_inspector.core.files import write_text_safely
+from catalog_inspector.core.popen_process import PopenProcess
 
 __all__ = [
     "ProcessRegistry",
     "ServerTree",
     "adopt_orphans",
+    "end_unclaimed",
     "kill_group",
     "open_server_process",
     "reap",
+    "start_early",
     "start_time",
 ]
 
@@ -101,7 +106,8 @@ def _reaper_command() -> list[str] | None:
 async def open_server_process(
     command: list[str], *, env: dict[str, str], cwd: str | None
 ) -> tuple[anyio.abc.Process, int | None]:
-    """Start a stdio server with pipes for its stdio, in a session of its own, under its reaper where one can run.
+    """Start a stdio server with pipes for its stdio, in a session of its own, under its reaper where one can run;
+    or take the one `start_early` started with exactly this command, environment and directory.
 
     Returns the process to talk to and wait for (the reaper, which exits as the server
     does and with its status) and the server's own pid (None without a reaper).
@@ -111,20 +117,30 @@ async def open_server_process(
     """
     pipe = subprocess.PIPE
     reaper = _reaper_command()
-    if reaper is not None:
-        status_read, status_write = os.pipe()
+    early = _claim(command, env, cwd)
+    if early is not None or reaper is not None:
+        if early is not None:
+            process: anyio.abc.Process = PopenProcess(early.popen)
+            status_read = early.status_read
+        else:
+            assert reaper is not None
+            status_read, status_write = os.pipe()
+            try:
+                process = await anyio.open_process(
+                    [*reaper, str(status_write), "--", *command],
+                    stdin=pipe, stdout=pipe, stderr=pipe, env=env, cwd=cwd, start_new_session=True,
+                    pass_fds=(status_write,),
+                )  # fmt: skip
+            except BaseException:
+                os.close(status_read)
+                raise
+            finally:
+                os.close(status_write)
         try:
-            process = await anyio.open_process(
-                [*reaper, str(status_write), "--", *command],
-                stdin=pipe, stdout=pipe, stderr=pipe, env=env, cwd=cwd, start_new_session=True,
-                pass_fds=(status_write,),
-            )  # fmt: skip
-        except BaseException:
-            os.close(status_read)
+            status = await _reaper_status(status_read)
+        except BaseException:  # cancelled while the reaper starts: nobody else knows of this process yet
+            await _end(process)
             raise
-        finally:
-            os.close(status_write)
-        status = await _reaper_status(status_read)
         if status.startswith(b"+") and status[1:].strip().isdigit():
             return process, int(status[1:])
         await _end(process)
@@ -136,6 +152,75 @@ async def open_server_process(
         command, stdin=pipe, stdout=pipe, stderr=pipe, env=env, cwd=cwd, start_new_session=True
     )
     return process, None
+
+
+@dataclass
+class _Early:
+    """A server `start_early` started, under its reaper, and the read end of the reaper's status pipe."""
+
+    key: tuple[object, ...]
+    popen: subprocess.Popen[bytes]
+    status_read: int
+
+
+_EARLY: list[_Early] = []
+
+
+def _early_key(command: list[str], env: dict[str, str], cwd: str | None) -> tuple[object, ...]:
+    return (tuple(command), tuple(sorted(env.items())), cwd)
+
+
+def start_early(command: list[str], *, env: dict[str, str], cwd: str | None) -> bool:
+    """Start a stdio server now, before the engine (the SDK, ~1 s of imports) is loaded, so the two start-ups
+    overlap; `open_server_process` takes it when asked for exactly this command, environment and directory.
+
+    Only under a reaper (Linux, from source), as that function would start it. Whether it started: where it
+    could not, nothing happened, and the server is started when it is asked for, as always. One that nobody
+    takes (the command stopped at a usage error first) is killed, whole group, when this process exits.
+    """
+    reaper = _reaper_command()
+    if reaper is None:
+        return False
+    adopt_orphans()  # before the spawn, as for every server: its orphans must come to us
+    status_read, status_write = os.pipe()
+    pipe = subprocess.PIPE
+    try:
+        popen = subprocess.Popen(
+            [*reaper, str(status_write), "--", *command],
+            stdin=pipe, stdout=pipe, stderr=pipe, env=env, cwd=cwd, start_new_session=True,
+            pass_fds=(status_write,),
+        )  # fmt: skip
+    except (OSError, ValueError):  # a bad cwd, say: the usual start reports it, in its words
+        os.close(status_read)
+        return False
+    finally:
+        os.close(status_write)
+    if not _EARLY:
+        atexit.register(end_unclaimed)
+    _EARLY.append(_Early(_early_key(command, env, cwd), popen, status_read))
+    return True
+
+
+def _claim(command: list[str], env: dict[str, str], cwd: str | None) -> _Early | None:
+    key = _early_key(command, env, cwd)
+    for index, early in enumerate(_EARLY):
+        if early.key == key:
+            return _EARLY.pop(index)
+    return None
+
+
+def end_unclaimed() -> None:
+    """Kill every server `start_early` started that nobody took (each one's whole group)."""
+    while _EARLY:
+        early = _EARLY.pop()
+        ServerTree(early.popen.pid).kill_blocking()  # the reaper still runs: every descendant is below it
+        with suppress(subprocess.TimeoutExpired):
+            early.popen.wait(timeout=REAP_TIMEOUT)
+        for pipe in (early.popen.stdin, early.popen.stdout, early.popen.stderr):
+            if pipe is not None:
+                with suppress(OSError):
+                    pipe.close()
+        os.close(early.status_read)
 
 
 async def _reaper_status(fd: int) -> bytes:
@@ -376,15 +461,27 @@ class ServerTree:
         killed: dict[int, int] = {}
         try:
             with anyio.move_on_after(timeout):
-                while True:
-                    # Walked again each round: a process may have forked, or been orphaned, meanwhile.
-                    killed |= {pid: stat.start for pid, stat in self.signal(signal.SIGKILL).items()}
-                    if all([self._gone(pid, start) for pid, start in killed.items()]):
-                        break
+                while not self._kill_round(killed):
                     await anyio.sleep(KILL_POLL)
         finally:
             _LIVE.pop(self.root, None)
         return sorted(killed)
+
+    def kill_blocking(self, timeout: float = REAP_TIMEOUT) -> None:
+        """`kill`, for where no event loop runs (a process about to exit)."""
+        deadline = time.monotonic() + timeout
+        killed: dict[int, int] = {}
+        try:
+            while not self._kill_round(killed) and time.monotonic() < deadline:
+                time.sleep(KILL_POLL)
+        finally:
+            _LIVE.pop(self.root, None)
+
+    def _kill_round(self, killed: dict[int, int]) -> bool:
+        """SIGKILL what is left, adding it to `killed`; whether all of `killed` is gone."""
+        # Walked again each round: a process may have forked, or been orphaned, meanwhile.
+        killed |= {pid: stat.start for pid, stat in self.signal(signal.SIGKILL).items()}
+        return all([self._gone(pid, start) for pid, start in killed.items()])
 
     def _gone(self, pid: int, start: int) -> bool:
         stat = _read_stat(pid)

@@ -55,6 +55,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--huge-mb", type=float, default=6.0)
     parser.add_argument("--pidfile", type=Path, help="append this process's pid (and its helpers') here")
+    parser.add_argument(
+        "--busy-file", type=Path, help="create this file when a request is kept waiting on purpose (hang, --call-delay)"
+    )
     parser.add_argument("--spawn-child", action="store_true", help="start a long-lived grandchild process")
     parser.add_argument(
         "--setsid", action="store_true", help="with --spawn-child: the grandchild leaves for a session of its own"
@@ -104,6 +107,7 @@ def main(argv: list[str] | None = None) -> None:
         call_fail=args.call_fail or "",
         notify_count=args.notify_count,
         state_file=args.state,
+        busy_file=args.busy_file,
     )
     legacy = args.legacy
     if legacy and (args.http or args.sse):

@@ -78,6 +78,7 @@ class DemoServer:
     call_fail: str = ""
     notify_count: int = 3
     state_file: Path | None = None
+    busy_file: Path | None = None  # created when a request is kept waiting on purpose (a hang, a slow call)
     wire: Any = None
     generation: int = 0
     bus: InMemorySubscriptionBus = field(default_factory=InMemorySubscriptionBus)
@@ -187,6 +188,7 @@ class DemoServer:
             await anyio.sleep(self.delay)
         if page.action == "hang":
             log("hanging on purpose")
+            self._busy()
             await anyio.sleep_forever()
         if page.action == "crash":
             log("crashing on purpose")
@@ -198,9 +200,15 @@ class DemoServer:
             await self.wire.write("this line is not JSON-RPC: a stray print() on stdout\n")
             await self.wire.flush()
 
+    def _busy(self) -> None:
+        # A test that signals the client waits for this: the client is then walking, or calling.
+        if self.busy_file is not None:
+            self.busy_file.touch()
+
     async def call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> dict[str, Any]:
         args = params.arguments or {}
         if self.call_delay:
+            self._busy()
             await self._take_time(ctx)
         while self.call_gate is not None and not self.call_gate.exists():
             await anyio.sleep(GATE_POLL)

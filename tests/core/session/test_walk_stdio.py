@@ -234,6 +234,19 @@ async def test_pages_reach_the_live_callback_as_they_arrive() -> None:
 
 
 @pytest.mark.anyio
+async def test_the_cyclic_collector_is_off_while_pages_arrive_and_back_after() -> None:
+    """A full collection rescans the whole catalog walked so far: a quarter of a 100,000-tool walk (issue 24)."""
+    import gc
+
+    assert gc.isenabled()
+    during: list[bool] = []
+    worker = SessionWorker(demo_spec("normal"), FAST, on_page=lambda _name, _page: during.append(gc.isenabled()))
+    snapshot = await worker.walk_once()
+    assert snapshot.status == "complete" and during and not any(during)
+    assert gc.isenabled()
+
+
+@pytest.mark.anyio
 async def test_spawn_failure_is_a_connection_error() -> None:
     from catalog_inspector.core.config import ServerSpec
 

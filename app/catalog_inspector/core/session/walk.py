@@ -26,6 +26,7 @@ from catalog_inspector.core.catalog import (
 )
 from catalog_inspector.core.config import Limits
 from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind, make_error
+from catalog_inspector.core.gc_pause import collector_paused
 from catalog_inspector.core.session.connection import Connection
 
 __all__ = ["REQUESTS", "source_of", "take_snapshot"]
@@ -77,6 +78,27 @@ async def _walk_one(
     return ListResult("complete", tuple(items), tuple(timeline.pages))
 
 
+async def _walk_all(
+    connection: Connection,
+    limits: Limits,
+    deadline: float,
+    on_page: Callable[[str, PageRecord], None] | None,
+    lists: dict[str, ListResult],
+) -> None:
+    broken_in: str | None = None
+    for name, kind in LIST_KINDS.items():
+        if connection.capabilities.get(kind.capability) is None:
+            lists[name] = NOT_OFFERED
+        elif broken_in is not None:
+            # The connection is unusable; say so instead of repeating the other list's error.
+            message = f"not walked: the connection failed while walking {LIST_KINDS[broken_in].plural}"
+            lists[name] = ListResult("failed", error=ErrorInfo(ErrorKind.CONNECTION, message))
+        else:
+            lists[name] = await _walk_one(connection, kind, limits, deadline, on_page)
+            if connection.faults.first is not None:
+                broken_in = name
+
+
 async def take_snapshot(
     connection: Connection,
     limits: Limits,
@@ -95,18 +117,8 @@ async def take_snapshot(
     started = started if started is not None else time.perf_counter()
     deadline = deadline if deadline is not None else anyio.current_time() + limits.deadline
     lists: dict[str, ListResult] = {}
-    broken_in: str | None = None
-    for name, kind in LIST_KINDS.items():
-        if connection.capabilities.get(kind.capability) is None:
-            lists[name] = NOT_OFFERED
-        elif broken_in is not None:
-            # The connection is unusable; say so instead of repeating the other list's error.
-            message = f"not walked: the connection failed while walking {LIST_KINDS[broken_in].plural}"
-            lists[name] = ListResult("failed", error=ErrorInfo(ErrorKind.CONNECTION, message))
-        else:
-            lists[name] = await _walk_one(connection, kind, limits, deadline, on_page)
-            if connection.faults.first is not None:
-                broken_in = name
+    with collector_paused():
+        await _walk_all(connection, limits, deadline, on_page, lists)
     status, error = summarize(lists)
     tools = lists["tools"]
     if tools.status == "complete" and connection.protocol_version in MODERN_PROTOCOL_VERSIONS:

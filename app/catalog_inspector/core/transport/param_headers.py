@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import httpx2
-from mcp.shared.inbound import find_invalid_x_mcp_header, mcp_param_headers, x_mcp_header_map
+from mcp.shared.inbound import X_MCP_HEADER_KEY, find_invalid_x_mcp_header, mcp_param_headers, x_mcp_header_map
 
 from catalog_inspector.core.text import visible
 
@@ -28,6 +28,21 @@ REASON_LIMIT = 300  # characters of the SDK's reason kept (it quotes the server'
 # line and Node's and h11's whole header block 16 KiB, so a longer value would be refused on the way, as an
 # opaque 431 or a closed connection: it is refused here first, with the argument named.
 HEADER_LINE_LIMIT = 8_192
+# How the annotation's key is spelled in JSON text (json.dumps escapes neither "x", "-" nor letters).
+_KEY_TEXT = json.dumps(X_MCP_HEADER_KEY)
+
+
+def _may_annotate(schema: Any) -> bool:
+    """False only when `schema` holds no `x-mcp-header` key anywhere (it cannot carry an annotation, valid or not).
+
+    The SDK's walk visits every schema position in Python (~30 µs a tool); the JSON text of a schema
+    that has no such key cannot contain the quoted key, and the C encoder writes it in a few µs. A
+    string value that happens to read "x-mcp-header" is only a false alarm: the walk then decides.
+    """
+    try:
+        return _KEY_TEXT in json.dumps(schema, check_circular=False)
+    except (TypeError, ValueError, RecursionError):
+        return True  # not plain JSON, or too deep to write: the SDK's walk decides
 
 
 class ParamHeaders:
@@ -41,9 +56,13 @@ class ParamHeaders:
         """Take the annotations of a complete tools list (replacing what an earlier walk taught)."""
         maps: dict[str, dict[tuple[str, ...], str]] = {}
         excluded: dict[str, str] = {}
+        tools = list(tools)
+        if not _may_annotate([tool.get("inputSchema") for tool in tools]):
+            self.maps, self.excluded = maps, excluded  # the usual catalog: one C pass over all the schemas
+            return
         for tool in tools:
             name, schema = tool.get("name"), tool.get("inputSchema")
-            if not isinstance(name, str):
+            if not isinstance(name, str) or not _may_annotate(schema):
                 continue
             try:
                 reason = find_invalid_x_mcp_header(schema)
