@@ -67,7 +67,8 @@ def begin(argv: list[str]) -> bool:
     if threading.current_thread() is not threading.main_thread():
         return False  # signals can be held only from the main thread
     for signum in HELD_SIGNALS:
-        _held[signum] = signal.signal(signum, _hold)
+        previous = signal.signal(signum, _hold)
+        _held.setdefault(signum, previous)  # begun twice (a test running commands in-process): the first one's
     if start_early(server, env=inherited_environment(), cwd=None):
         return True
     finish()

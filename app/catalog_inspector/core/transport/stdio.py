@@ -390,6 +390,11 @@ class _StdioLink:
                     data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
                     await self.process.stdin.send((data + "\n").encode("utf-8"))
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+            # Its stdin is gone, most often because the server exited before it read a word (a missing
+            # API key): its exit and last stderr lines explain that, not the stream closing it causes.
+            if not self.shutting_down and await _exited(self.process, EXIT_GRACE):
+                await self._drained()
+                self._faults.report(self._exit_error())
             await self._read_writer.aclose()
 
 
