@@ -22,6 +22,7 @@ asserts only that every run walked the whole catalog.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -122,8 +123,6 @@ def _run(args: list[str], stdout_path: str) -> tuple[float, float]:
 
 
 def _count(name: str, path: str, snapshot: str) -> int:
-    import json
-
     if name == "plain":
         with open(path) as handle:
             return int(handle.read().split()[-1])

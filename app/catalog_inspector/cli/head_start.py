@@ -104,10 +104,8 @@ def loaded() -> None:
     """The engine is loaded and the command begins: a signal held meanwhile is answered now, later ones at once."""
     if not _held:
         return
-    if _pending:
-        signum = _pending[0]
-        _pending.clear()
-        _act(signum)
+    if (held := _take_pending()) is not None:
+        _act(held)
         return
     for signum in HELD_SIGNALS:
         signal.signal(signum, _act)
@@ -115,14 +113,19 @@ def loaded() -> None:
 
 def finish() -> None:
     """The command is over: the handlers it replaced go back, and a signal still held is delivered."""
-    for held in HELD_SIGNALS:
-        if signal.getsignal(held) not in (_hold, _act):
-            _held.pop(held, None)  # a walk's receiver took it over: it left that signal's default behind
+    for signum in HELD_SIGNALS:
+        if signal.getsignal(signum) not in (_hold, _act):
+            _held.pop(signum, None)  # a walk's receiver took it over: it left that signal's default behind
     _release()
-    if _pending:
-        signum = _pending[0]
-        _pending.clear()
-        signal.raise_signal(signum)
+    if (held := _take_pending()) is not None:
+        signal.raise_signal(held)
+
+
+def _take_pending() -> int | None:
+    """The first signal held (the others were the same request, repeated), or None."""
+    signum = _pending[0] if _pending else None
+    _pending.clear()
+    return signum
 
 
 def _release() -> None:

@@ -118,40 +118,55 @@ async def open_server_process(
     pipe = subprocess.PIPE
     reaper = _reaper_command()
     early = _claim(command, env, cwd)
-    if early is not None or reaper is not None:
-        if early is not None:
-            process: anyio.abc.Process = PopenProcess(early.popen)
-            status_read = early.status_read
-        else:
-            assert reaper is not None
-            status_read, status_write = os.pipe()
-            try:
-                process = await anyio.open_process(
-                    [*reaper, str(status_write), "--", *command],
-                    stdin=pipe, stdout=pipe, stderr=pipe, env=env, cwd=cwd, start_new_session=True,
-                    pass_fds=(status_write,),
-                )  # fmt: skip
-            except BaseException:
-                os.close(status_read)
-                raise
-            finally:
-                os.close(status_write)
+    if early is not None:
+        process: anyio.abc.Process = PopenProcess(early.popen)
+        status_read = early.status_read
+    elif reaper is not None:
+        status_read, status_write = os.pipe()
         try:
-            status = await _reaper_status(status_read)
-        except BaseException:  # cancelled while the reaper starts: nobody else knows of this process yet
-            await _end(process)
+            process = await anyio.open_process(
+                _under_reaper(reaper, status_write, command),
+                stdin=pipe, stdout=pipe, stderr=pipe, env=env, cwd=cwd, start_new_session=True,
+                pass_fds=(status_write,),
+            )  # fmt: skip
+        except BaseException:
+            os.close(status_read)
             raise
-        if status.startswith(b"+") and status[1:].strip().isdigit():
-            return process, int(status[1:])
-        await _end(process)
-        if status.startswith(b"-") and status[1:].strip().isdigit():
-            errno = int(status[1:])
-            raise OSError(errno, os.strerror(errno), command[0])
+        finally:
+            os.close(status_write)
+    if early is not None or reaper is not None:
+        server_pid = await _server_pid(process, status_read, command)
+        if server_pid is not None:
+            return process, server_pid
         # The reaper could not run here (no prctl, an interpreter that does not start): start the server alone.
     process = await anyio.open_process(
         command, stdin=pipe, stdout=pipe, stderr=pipe, env=env, cwd=cwd, start_new_session=True
     )
     return process, None
+
+
+def _under_reaper(reaper: list[str], status_write: int, command: list[str]) -> list[str]:
+    return [*reaper, str(status_write), "--", *command]
+
+
+async def _server_pid(process: anyio.abc.Process, status_read: int, command: list[str]) -> int | None:
+    """The server's pid as its reaper reports it; None (the reaper ended) when the reaper could not run.
+
+    Raises:
+        OSError: the reaper could not execute the server (its errno).
+    """
+    try:
+        status = await _reaper_status(status_read)
+    except BaseException:  # cancelled while the reaper starts: nobody else knows of this process yet
+        await _end(process)
+        raise
+    if status.startswith(b"+") and status[1:].strip().isdigit():
+        return int(status[1:])
+    await _end(process)
+    if status.startswith(b"-") and status[1:].strip().isdigit():
+        errno = int(status[1:])
+        raise OSError(errno, os.strerror(errno), command[0])
+    return None
 
 
 @dataclass
@@ -186,7 +201,7 @@ def start_early(command: list[str], *, env: dict[str, str], cwd: str | None) -> 
     pipe = subprocess.PIPE
     try:
         popen = subprocess.Popen(
-            [*reaper, str(status_write), "--", *command],
+            _under_reaper(reaper, status_write, command),
             stdin=pipe, stdout=pipe, stderr=pipe, env=env, cwd=cwd, start_new_session=True,
             pass_fds=(status_write,),
         )  # fmt: skip

@@ -83,8 +83,8 @@ async def _walk_all(
     limits: Limits,
     deadline: float,
     on_page: Callable[[str, PageRecord], None] | None,
-    lists: dict[str, ListResult],
-) -> None:
+) -> dict[str, ListResult]:
+    lists: dict[str, ListResult] = {}
     broken_in: str | None = None
     for name, kind in LIST_KINDS.items():
         if connection.capabilities.get(kind.capability) is None:
@@ -97,6 +97,7 @@ async def _walk_all(
             lists[name] = await _walk_one(connection, kind, limits, deadline, on_page)
             if connection.faults.first is not None:
                 broken_in = name
+    return lists
 
 
 async def take_snapshot(
@@ -116,9 +117,8 @@ async def take_snapshot(
     """
     started = started if started is not None else time.perf_counter()
     deadline = deadline if deadline is not None else anyio.current_time() + limits.deadline
-    lists: dict[str, ListResult] = {}
     with collector_paused():
-        await _walk_all(connection, limits, deadline, on_page, lists)
+        lists = await _walk_all(connection, limits, deadline, on_page)
     status, error = summarize(lists)
     tools = lists["tools"]
     if tools.status == "complete" and connection.protocol_version in MODERN_PROTOCOL_VERSIONS:

@@ -274,6 +274,12 @@ class _StdioLink:
             await self._stdout_done.wait()
             await self._stderr_done.wait()
 
+    async def _report_exit(self) -> None:
+        """Once the readers delivered the server's last words: its exit, as the fault that explains what follows."""
+        await self._drained()
+        if not self.shutting_down:
+            self._faults.report(self._exit_error())
+
     async def _read_stdout(self) -> None:
         assert self.process.stdout is not None
         buffer = bytearray()
@@ -298,9 +304,7 @@ class _StdioLink:
                 self._stdout_done.set()
             # EOF: the process is gone or closed its stdout.
             await _exited(self.process, 0.5)
-            await self._drained()
-            if not self.shutting_down:
-                self._faults.report(self._exit_error())
+            await self._report_exit()
 
     def _over_cap(self, length: int, *, unended: bool = False) -> CatalogError:
         cap = self._max_line_bytes
@@ -357,9 +361,8 @@ class _StdioLink:
                 self.tree.refresh()
                 interval = min(interval * 2, WALK_MAX)
                 next_walk = anyio.current_time() + interval
-        await self._drained()
+        await self._report_exit()
         if not self.shutting_down:
-            self._faults.report(self._exit_error())
             await self._read_writer.aclose()
 
     async def _gather_stderr(self) -> None:
@@ -392,9 +395,8 @@ class _StdioLink:
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             # Its stdin is gone, most often because the server exited before it read a word (a missing
             # API key): its exit and last stderr lines explain that, not the stream closing it causes.
-            if not self.shutting_down and await _exited(self.process, EXIT_GRACE):
-                await self._drained()
-                self._faults.report(self._exit_error())
+            if await _exited(self.process, EXIT_GRACE):
+                await self._report_exit()
             await self._read_writer.aclose()
 
 
