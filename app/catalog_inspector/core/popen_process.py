@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 from contextlib import suppress
+from typing import IO
 
 import anyio
 import anyio.abc
@@ -137,8 +138,8 @@ class PopenProcess(anyio.abc.Process):
         return self._stderr
 
 
-def _take(pipe: object) -> int:
-    """The descriptor under a Popen pipe's file object, which lets go of it (closing it closes nothing)."""
-    fd = os.dup(pipe.fileno())  # type: ignore[attr-defined]
-    pipe.close()  # type: ignore[attr-defined]
+def _take(pipe: IO[bytes]) -> int:
+    """A descriptor of its own for a Popen pipe, whose file object is closed (so it closes nothing later)."""
+    fd = os.dup(pipe.fileno())
+    pipe.close()
     return fd
