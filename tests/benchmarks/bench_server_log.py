@@ -152,7 +152,7 @@ def main() -> None:
 
     from catalog_inspector.core.config import Limits, ServerSpec
     from catalog_inspector.runtime import Runtime
-    from catalog_inspector.ui.app import freeze_startup_objects
+    from catalog_inspector.ui.app import freeze_startup_objects, prefer_the_gui_thread
     from catalog_inspector.ui.main_window import MainWindow
     from catalog_inspector.ui.presenters import AppPresenter
 
@@ -164,6 +164,7 @@ def main() -> None:
     settings = QSettings(os.path.join(tempfile.mkdtemp(), "s.ini"), QSettings.Format.IniFormat)
     window = MainWindow(AppPresenter(runtime), settings)  # selecting the only server starts its walk
     freeze_startup_objects()  # as run_app does
+    prefer_the_gui_thread()
     window.show()
     done = loop.create_future()
     window.closed.connect(lambda: done.done() or done.set_result(None))

@@ -30,7 +30,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QTreeView
 
 from catalog_inspector.demo.catalog import Options, plan_for
-from catalog_inspector.ui.app import freeze_startup_objects
+from catalog_inspector.ui.app import freeze_startup_objects, prefer_the_gui_thread
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.widgets.tools_pane import ToolsPane
 
@@ -235,6 +235,7 @@ def main() -> None:
     app = QApplication.instance() or QApplication([])
     assert isinstance(app, QApplication)
     freeze_startup_objects()  # as run_app does: the collector then sees what the app sees
+    prefer_the_gui_thread()
     for n in args.sizes:
         runs = [measure(app, n, cases) for _ in range(args.runs)]
         names = list(runs[0])

@@ -130,7 +130,7 @@ def app(tools: int, page_size: int) -> dict[str, float]:
 
     from catalog_inspector.core.config import Limits, ServerSpec
     from catalog_inspector.runtime import Runtime
-    from catalog_inspector.ui.app import freeze_startup_objects
+    from catalog_inspector.ui.app import freeze_startup_objects, prefer_the_gui_thread
     from catalog_inspector.ui.main_window import MainWindow
     from catalog_inspector.ui.presenters import AppPresenter
 
@@ -195,6 +195,7 @@ def app(tools: int, page_size: int) -> dict[str, float]:
     window = MainWindow(AppPresenter(runtime), settings)  # selecting the only server starts the walk
     window.tools_pane.tools_applied.connect(on_applied)
     freeze_startup_objects()  # as run_app does
+    prefer_the_gui_thread()
     start[0] = time.perf_counter()
     window.show()
     window.closed.connect(lambda: done.done() or done.set_result(None))

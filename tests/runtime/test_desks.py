@@ -118,7 +118,7 @@ def _tracker(desk: Desk, tmp_path: Path) -> tuple[DriftTracker, ServerSupervisor
         ("_report", ValueError("a damaged kept snapshot"), "could not compare with the history: ValueError"),
         ("save", OSError(28, "No space left on device"), "could not keep the catalog in the history: No space"),
         ("entries", OSError(13, "Permission denied"), "could not list the kept snapshots: Permission denied"),
-        ("collisions", TypeError("a bug of ours"), "could not compare tool names across servers: TypeError"),
+        ("_collisions_of", TypeError("a bug of ours"), "could not compare tool names across servers: TypeError"),
     ],
 )
 def test_each_job_that_follows_an_accepted_catalog_reports_its_failure(

@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 
 import pytest
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt
 from PySide6.QtGui import QBrush, QFont, QFontMetrics
-from PySide6.QtWidgets import QLabel, QListView, QTableView
+from PySide6.QtWidgets import QApplication, QLabel, QListView, QTableView, QWidget
 
 from catalog_inspector.core.catalog import Offence as CarriedOffence
 from catalog_inspector.core.catalog import PageRecord
@@ -185,3 +185,52 @@ def test_the_names_model_passes_the_model_tester_and_marks_a_same_page_duplicate
     assert names.index(1, 0).data(Role.KEY) == "dup\u200b" and names.marked_row == 1
     names.set_page(pages[0], offence)
     assert names.marked_row is None and not any(names.index(r, 0).data(Role.OFFENDING) for r in range(2))
+
+
+class _Paints(QObject):
+    """Counts the paint events a widget gets."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__(widget)
+        self.count = 0
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.count += 1
+        return False
+
+
+def test_pages_appended_below_a_full_timeline_repaint_nothing_but_rows_in_view_are_painted(qtbot) -> None:  # type: ignore[no-untyped-def]
+    panel = TimelinePanel("pageTimeline")
+    qtbot.addWidget(panel)
+    panel.resize(540, 400)
+    panel.show()
+    qtbot.waitExposed(panel)
+    pages = [_page(0), _page(1)]
+    panel.set_walks([Walk("Live walk", pages, live=True, kind="live")])
+    view, paints = panel.view, _Paints(panel.view.viewport())
+    # Room below the rows: a new page is in view, and it is painted.
+    before = paints.count
+    pages.append(_page(2))
+    panel.pages_added()
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 3 and paints.count > before, timeout=5_000)
+    # Fill the view, then append below it: the rows are there and the scroll bar says so, without a repaint.
+    pages.extend(_page(n) for n in range(3, 60))
+    panel.pages_added()
+    bar = view.verticalScrollBar()
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 60 and bar.maximum() > 0, timeout=5_000)
+    last = view.rowViewportPosition(59)
+    assert last < 0 or last >= view.viewport().height(), "the 60th page is below the view"
+    maximum, before = bar.maximum(), paints.count
+    pages.extend(_page(n) for n in range(60, 70))
+    panel.pages_added()
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 70 and bar.maximum() > maximum, timeout=5_000)
+    QApplication.processEvents()
+    QApplication.processEvents()
+    assert paints.count == before, "nothing in view changed"
+    # Scrolled to the end, the appended pages are there to see.
+    bar.setValue(bar.maximum())
+    qtbot.waitUntil(lambda: paints.count > before, timeout=5_000)
+    bottom = view.indexAt(QPoint(4, view.viewport().height() - 4))
+    assert bottom.row() == 69 and bottom.data() == "69"

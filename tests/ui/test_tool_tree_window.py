@@ -114,3 +114,36 @@ def test_a_schema_change_under_an_unexposed_tool_signals_nothing_to_views() -> N
         model.fetchMore(model.index(-1, 0))
     schema = model.index(0, 0, model.tool_index(names[550]))
     assert schema.data(Role.RAW)["properties"]["a"] == {"type": "integer"}, "rebuilt when it is shown again"
+
+
+def test_the_tools_pane_tree_fetches_no_rows_on_a_relayout_only_when_scrolled_to_the_end(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QPoint
+
+    from catalog_inspector.ui.widgets.tools_pane import ToolsPane
+
+    pane = ToolsPane()
+    qtbot.addWidget(pane)
+    pane.resize(900, 600)
+    pane.show()
+    qtbot.waitExposed(pane)
+    model, tree = pane.model, pane.tree
+    model.chunk = CHUNK
+    names = numbered(1000)
+    with qtbot.waitSignal(pane.tools_applied, timeout=10_000):
+        pane.set_tools(catalog(names))
+    tree.indexAt(QPoint(0, 0))  # the relayout Qt would do in its next event, now
+    assert model.rowCount() == CHUNK, "Qt's tree fetches a chunk in every relayout unless the view asks"
+    for text in ("t", "to", "too", "tool", "tool_", ""):  # every keystroke is a relayout of the rows kept
+        pane.filter.setText(text)
+        tree.indexAt(QPoint(0, 0))
+    assert model.rowCount() == CHUNK and model.matching_count() == 1000
+    with qtbot.waitSignal(pane.tools_applied, timeout=10_000):
+        pane.set_tools(catalog(names[::-1]))  # a refresh that moves every row
+    tree.indexAt(QPoint(0, 0))
+    assert model.rowCount() == CHUNK
+    assert model.tool_index(names[0]) == model.index(-1, 0), "tool_00000 is now row 999: not exposed, not numbered"
+    bar = tree.verticalScrollBar()
+    bar.setValue(bar.maximum())  # the person scrolls to the end: the next chunk comes
+    qtbot.waitUntil(lambda: model.rowCount() == 2 * CHUNK, timeout=5_000)
+    assert model.index(2 * CHUNK - 1, 0).data(Role.KEY) == names[::-1][2 * CHUNK - 1]
+    assert model.tool_index(names[::-1][150]).row() == 150

@@ -51,6 +51,10 @@ from catalog_inspector.runtime.tasks import TaskSet
 __all__ = ["Comparison", "DriftTracker"]
 
 
+def _collisions_of(accepted: dict[str, tuple[dict[str, Any], ...]]) -> dict[str, tuple[str, ...]]:
+    return collisions({name: [str(tool.get("name", "")) for tool in tools] for name, tools in accepted.items()})
+
+
 def _with_pins(report: DriftReport, pins: PinCheck | None) -> DriftReport:
     """The report with another approval check, keeping what it had worked out (its worst change, its counts)."""
     changed = replace(report, pins=pins)
@@ -242,13 +246,10 @@ class DriftTracker(QObject):
         self.history_changed.emit(spec.name)
 
     async def _collide(self) -> None:
-        catalogs = {
-            name: [str(tool.get("name", "")) for tool in s.accepted.tools.items]
-            for name, s in self._supervisors.items()
-            if s.accepted is not None
-        }
+        # The accepted lists are immutable tuples: their names are read on the thread (100,000 tools: ~90 ms).
+        accepted = {name: s.accepted.tools.items for name, s in self._supervisors.items() if s.accepted is not None}
         try:
-            found = await self._offload.run(collisions, catalogs)
+            found = await self._offload.run(_collisions_of, accepted)
         except OffloadClosed:
             return
         if found != self.collisions:

@@ -6,7 +6,7 @@ from typing import Any
 
 from mcp.shared.inbound import find_invalid_x_mcp_header, x_mcp_header_map
 
-from catalog_inspector.core.transport.param_headers import ParamHeaders
+from catalog_inspector.core.transport.param_headers import HeaderScreen, ParamHeaders
 
 H = "x-mcp-header"
 
@@ -46,3 +46,29 @@ def test_a_schema_that_is_not_plain_json_goes_to_the_sdks_walk() -> None:
     headers = ParamHeaders()
     headers.learn([_tool("deep", deep)])
     assert "deep" in headers.maps
+
+
+def test_screening_page_by_page_decides_as_the_whole_catalog_pass() -> None:
+    plain = [_tool(f"t{n}", {"type": "object", "properties": {"v": {"type": "string"}}}) for n in range(300)]
+    valid = _tool("routed", {"type": "object", "properties": {"region": {"type": "string", H: "Region"}}})
+    pages = [plain[:100], plain[100:200], [*plain[200:], valid]]
+    screen = HeaderScreen()
+    for page in pages[:2]:
+        screen.page({"tools": page})
+    assert not screen.suspect  # no page so far holds the key
+    screened = ParamHeaders()
+    screened.maps = {"stale": {("a",): "A"}}
+    screened.learn([tool for page in pages[:2] for tool in page], screen)
+    assert screened.maps == {} and screened.excluded == {}
+    screen.page({"tools": pages[2]})
+    assert screen.suspect
+    whole, paged = ParamHeaders(), ParamHeaders()
+    whole.learn([*plain, valid])
+    paged.learn([*plain, valid], screen)
+    assert paged.maps == whole.maps == {"routed": {("region",): "Region"}}
+
+
+def test_a_page_the_screen_cannot_read_leaves_the_decision_to_the_walk() -> None:
+    screen = HeaderScreen()
+    screen.page({"tools": "not a list"})
+    assert screen.suspect

@@ -28,6 +28,7 @@ from catalog_inspector.core.config import Limits
 from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind, make_error
 from catalog_inspector.core.gc_pause import collector_paused
 from catalog_inspector.core.session.connection import Connection
+from catalog_inspector.core.transport import HeaderScreen
 
 __all__ = ["REQUESTS", "source_of", "take_snapshot"]
 
@@ -46,6 +47,7 @@ async def _walk_one(
     limits: Limits,
     deadline: float,
     on_page: Callable[[str, PageRecord], None] | None,
+    screen: HeaderScreen | None = None,
 ) -> ListResult:
     timeline = Timeline(on_page=(lambda record: on_page(kind.name, record)) if on_page else None)
     make_request = REQUESTS[kind.name]
@@ -55,6 +57,8 @@ async def _walk_one(
         params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
         fetched = await connection.request(make_request(params))
         connection.check_faults()
+        if screen is not None:
+            screen.page(fetched.result)
         return fetched
 
     if anyio.current_time() >= deadline:
@@ -83,6 +87,7 @@ async def _walk_all(
     limits: Limits,
     deadline: float,
     on_page: Callable[[str, PageRecord], None] | None,
+    screen: HeaderScreen | None,
 ) -> dict[str, ListResult]:
     lists: dict[str, ListResult] = {}
     broken_in: str | None = None
@@ -94,7 +99,9 @@ async def _walk_all(
             message = f"not walked: the connection failed while walking {LIST_KINDS[broken_in].plural}"
             lists[name] = ListResult("failed", error=ErrorInfo(ErrorKind.CONNECTION, message))
         else:
-            lists[name] = await _walk_one(connection, kind, limits, deadline, on_page)
+            lists[name] = await _walk_one(
+                connection, kind, limits, deadline, on_page, screen if name == "tools" else None
+            )
             if connection.faults.first is not None:
                 broken_in = name
     return lists
@@ -117,13 +124,14 @@ async def take_snapshot(
     """
     started = started if started is not None else time.perf_counter()
     deadline = deadline if deadline is not None else anyio.current_time() + limits.deadline
+    # 2026-07-28: a tool's x-mcp-header annotations decide its calls' headers, or exclude it.
+    screen = HeaderScreen() if connection.protocol_version in MODERN_PROTOCOL_VERSIONS else None
     with collector_paused():
-        lists = await _walk_all(connection, limits, deadline, on_page)
+        lists = await _walk_all(connection, limits, deadline, on_page, screen)
     status, error = summarize(lists)
     tools = lists["tools"]
-    if tools.status == "complete" and connection.protocol_version in MODERN_PROTOCOL_VERSIONS:
-        # 2026-07-28: a tool's x-mcp-header annotations decide its calls' headers, or exclude it.
-        connection.param_headers.learn(tools.items)
+    if tools.status == "complete" and screen is not None:
+        connection.param_headers.learn(tools.items, screen)
     excluded = tuple({"name": name, "reason": why} for name, why in connection.param_headers.excluded.items())
     info = connection.server_info
     return Snapshot(

@@ -35,6 +35,7 @@ from catalog_inspector.core.transport.meter import (
     request_id_of,
 )
 from catalog_inspector.core.transport.param_headers import (
+    HeaderScreen,
     ParamHeaders,
 )
 from catalog_inspector.core.transport.sdk import (
@@ -60,6 +61,7 @@ __all__ = [
     "CompletingReadStream",
     "DiscoverAttempt",
     "Faults",
+    "HeaderScreen",
     "MeteredHTTPTransport",
     "MeteredReadStream",
     "ParamHeaders",

@@ -30,12 +30,19 @@ for more as it scrolls to the end), and a change exposes at most `KEEP_CHUNKS`
 chunks again: a change costs what a few thousand rows cost, whatever the catalog's
 size. A tool past the exposed rows is not shown yet; its persistent indexes (a
 selection, an expanded row) are invalidated like a hidden tool's.
+
+Qt 6's QTreeView fetches one more chunk in *every* relayout of the root while
+canFetchMore says yes, so without a say from the view each change (a keystroke,
+a refresh) exposed another chunk until all were: `fetch_gate`, set by the view's
+owner, says when the view really wants more rows (scrolled to the end, rows running
+out in view). Only exposed rows carry their row number, so a change costs what
+they cost, not what the catalog does.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
@@ -60,8 +67,8 @@ Index = QModelIndex | QPersistentModelIndex
 NAME, TITLE, ANNOTATIONS, DESCRIPTION = range(4)
 HEADERS = ("Name", "Title", "Annotations", "Description")
 LAST_COLUMN = len(HEADERS) - 1
-CHUNK = 2_000  # top-level rows exposed at a time (QTreeView relays them all out on each change: ~4 ms)
-KEEP_CHUNKS = 5  # a change keeps at most this many chunks of what the user had scrolled through
+CHUNK = 1_000  # top-level rows exposed at a time (QTreeView relays them all out on each change: ~4 ms)
+KEEP_CHUNKS = 3  # a change keeps at most this many chunks of what the user had scrolled through
 _INVALID = QModelIndex()
 # The roles data() answers. A delegate asks seven roles per cell on every paint; the
 # others (decoration, alignment, background, check state) return at the door.
@@ -107,6 +114,7 @@ class ToolTreeModel(QAbstractItemModel):
 
     Attributes:
         chunk: how many top-level rows a view gets at a time (see the module docstring).
+        fetch_gate: when set, views may fetch more rows only while it returns True (see the module docstring).
 
     Signals: only QAbstractItemModel's own.
     """
@@ -114,7 +122,8 @@ class ToolTreeModel(QAbstractItemModel):
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.chunk = CHUNK
-        self._exposed = 0  # top-level rows views know of: the first `_exposed` of `_tools`
+        self.fetch_gate: Callable[[], bool] | None = None
+        self._exposed = 0  # top-level rows views know of: the first `_exposed` of `_tools`, the numbered ones
         self._all: list[Node] = []  # the catalog, in server order
         self._by_name: dict[str, Node] = {}
         self._tools: list[Node] = []  # the shown rows: `_all` less what the filter hides
@@ -261,33 +270,35 @@ class ToolTreeModel(QAbstractItemModel):
             self._drop_children(rebuilt)
             if exposed:
                 self.beginInsertRows(QModelIndex(), 0, exposed - 1)
-            self._renumber(shown)
-            self._exposed = exposed
+            self._renumber(shown, exposed)
             if exposed:
                 self.endInsertRows()
         elif not exposed:
             self.beginRemoveRows(QModelIndex(), 0, before - 1)
-            self._renumber(shown)
-            self._exposed = 0
+            self._renumber(shown, 0)
             self.endRemoveRows()
             self._drop_children(rebuilt)
         else:
             self._relayout(shown, rebuilt, exposed)
 
-    def _renumber(self, shown: list[Node]) -> None:
-        # Child rows find their parent's row through `row`, so it must be right before Qt asks.
-        for node in self._tools:
+    def _renumber(self, shown: list[Node], exposed: int) -> None:
+        """Make `shown` the rows and the first `exposed` of them the exposed ones, numbered; the rest are -1.
+
+        Child rows find their parent's row through `row`, so it must be right before Qt asks. Only
+        exposed rows are ever numbered, so un-numbering the old ones is linear in what was exposed.
+        """
+        for node in self._tools[: self._exposed]:
             node.row = -1
         self._tools = shown
-        for row, node in enumerate(shown):
-            node.row = row
+        self._exposed = exposed
+        for row in range(exposed):
+            shown[row].row = row
 
     def _relayout(self, shown: list[Node], rebuilt: list[Node], exposed: int) -> None:
         self.layoutAboutToBeChanged.emit()
         before = self.persistentIndexList()
         self._drop_children(rebuilt)
-        self._renumber(shown)
-        self._exposed = exposed
+        self._renumber(shown, exposed)
         moved_from: list[QModelIndex] = []
         moved_to: list[QModelIndex] = []
         for index in before:
@@ -349,13 +360,17 @@ class ToolTreeModel(QAbstractItemModel):
         return node.tool is not None or node.expandable()
 
     def canFetchMore(self, parent: Index) -> bool:
-        return not parent.isValid() and self._exposed < len(self._tools)
+        if parent.isValid() or self._exposed >= len(self._tools):
+            return False
+        return self.fetch_gate is None or self.fetch_gate()
 
     def fetchMore(self, parent: Index) -> None:
         if parent.isValid() or self._exposed >= len(self._tools):
             return
-        end = min(len(self._tools), self._exposed + self.chunk)
-        self.beginInsertRows(QModelIndex(), self._exposed, end - 1)
+        start, end = self._exposed, min(len(self._tools), self._exposed + self.chunk)
+        self.beginInsertRows(QModelIndex(), start, end - 1)
+        for row in range(start, end):
+            self._tools[row].row = row
         self._exposed = end
         self.endInsertRows()
 

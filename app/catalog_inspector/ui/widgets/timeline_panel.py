@@ -28,7 +28,7 @@ from catalog_inspector.ui.models.timeline import CURSOR, NEXT, OUTCOME, SCOPE, T
 from catalog_inspector.ui.presenters.words import Walk
 from catalog_inspector.ui.widgets.tables import compact_table
 
-__all__ = ["TimelinePanel", "cell_text_width"]
+__all__ = ["PageTable", "TimelinePanel", "cell_text_width"]
 
 LIVE_BATCH_MS = 40
 FIXED_WIDTHS = {0: 32, 3: 46, 4: 70, 5: 64, TTL: 70, SCOPE: 84}  # #, Items, Bytes, Latency, TTL, Cache scope
@@ -43,6 +43,39 @@ def cell_text_width(view: QAbstractItemView, column_width: int) -> int:
     """The room a cell of `column_width` leaves for its text: the style's margin on both sides, and the grid line."""
     margin = view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1
     return column_width - 2 * margin - 1
+
+
+class PageTable(QTableView):
+    """A QTableView that does not repaint what it shows when rows are appended out of view.
+
+    A table repaints all of its cells on every row-count change (its delayed relayout
+    updates the whole viewport): for the timeline, a ~12 ms paint for every batch of
+    pages a fast walk brings, though pages appended below a full view change nothing
+    in it but the scroll bar. `appending()` says that the next relayout is only such an
+    append; that relayout then updates the geometries (the scroll bar) and paints nothing.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._quiet = False
+
+    def appending(self) -> None:
+        """Rows are about to be appended: if the last row already reaches the bottom edge, they are out of view."""
+        rows = self.model().rowCount() if self.model() is not None else 0
+        if rows:
+            last = rows - 1
+            self._quiet = self.rowViewportPosition(last) + self.rowHeight(last) >= self.viewport().height()
+
+    def doItemsLayout(self) -> None:
+        if self._quiet:
+            self._quiet = False
+            self.updateGeometries()
+            return
+        super().doItemsLayout()
+
+    def reset(self) -> None:
+        self._quiet = False  # a new walk is shown: everything is painted again
+        super().reset()
 
 
 class TimelinePanel(QWidget):
@@ -73,7 +106,7 @@ class TimelinePanel(QWidget):
         self.model = TimelineModel(self)
         # A fast walk must not repaint per page: new rows are announced at most every LIVE_BATCH_MS.
         self._live_batch: Batcher[None] = Batcher(lambda _: self._sync(), LIVE_BATCH_MS, keep_last=1, parent=self)
-        self.view = QTableView(self)
+        self.view = PageTable(self)
         self.view.setObjectName(object_name)
         self.view.setModel(self.model)
         compact_table(self.view, QAbstractItemView.SelectionBehavior.SelectItems)
@@ -158,6 +191,7 @@ class TimelinePanel(QWidget):
     def _sync(self) -> None:
         had = self.model.offence
         warned = len(self.model.cache_issues)
+        self.view.appending()
         self.model.sync()
         if len(self.model.cache_issues) != warned:
             self._show_hints()

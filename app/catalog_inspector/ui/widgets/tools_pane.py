@@ -91,7 +91,9 @@ class ToolsPane(QWidget):
         self.tree.setObjectName("toolTree")
         self.tree.setModel(self.model)
         self.tree.setUniformRowHeights(True)  # row heights from one row, not one per row
-        self.tree.setItemDelegate(OneLineDelegate(self.tree))  # and that row's height from no data
+        self._delegate = OneLineDelegate(self.tree)
+        self.tree.setItemDelegate(self._delegate)  # and that row's height from no data
+        self.model.fetch_gate = self._wants_more_rows
         self.tree.setWordWrap(False)
         self.tree.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -211,6 +213,17 @@ class ToolsPane(QWidget):
             return
         self.empty_hint.setGeometry(self.tree.viewport().rect().adjusted(12, 12, -12, -12))
         self.empty_hint.setVisible(True)
+
+    def _wants_more_rows(self) -> bool:
+        """Whether the tree needs more of a big catalog's rows: scrolled to the end, or rows run out in view.
+
+        Qt's tree otherwise fetches a chunk in every relayout (see `ToolTreeModel`), and each
+        keystroke in the filter would cost more than the last.
+        """
+        bar = self.tree.verticalScrollBar()
+        if bar.maximum() > 0 and bar.value() >= bar.maximum():
+            return True
+        return self.model.rowCount() * self._delegate.row_height() < self.tree.viewport().height()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.tree.viewport() and event.type() == QEvent.Type.Resize:
