@@ -174,6 +174,10 @@ class TimelineModel(FlatTableModel):
             for issue in self._check.add(self._pages[row]):
                 self._hint_issues.setdefault((row, issue.code.column), []).append(issue)
 
+    def waiting(self) -> int:
+        """How many pages of the viewed sequence `sync()` would announce."""
+        return max(0, len(self._pages) - self._shown)
+
     def sync(self) -> None:
         """Announce the pages appended to the viewed sequence since the last call."""
         count = len(self._pages)

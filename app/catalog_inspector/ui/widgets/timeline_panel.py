@@ -191,7 +191,8 @@ class TimelinePanel(QWidget):
     def _sync(self) -> None:
         had = self.model.offence
         warned = len(self.model.cache_issues)
-        self.view.appending()
+        if self.model.waiting():  # only an append may skip the repaint
+            self.view.appending()
         self.model.sync()
         if len(self.model.cache_issues) != warned:
             self._show_hints()
