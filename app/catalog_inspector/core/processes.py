@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import atexit
 import ctypes
-import functools
 import json
 import os
 import signal
@@ -45,7 +44,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,6 +54,7 @@ import anyio.abc
 
 from catalog_inspector.core.files import write_text_safely
 from catalog_inspector.core.popen_process import PopenProcess
+from catalog_inspector.core.proc_table import Procs, Stat, pipes_of, read_stat, signal_exactly, start_time
 
 __all__ = [
     "ProcessRegistry",
@@ -264,18 +264,6 @@ async def _end(process: anyio.abc.Process) -> None:
         await reap(process)
 
 
-def start_time(pid: int) -> str | None:
-    """The process's start time in clock ticks since boot (Linux), or None if unknown or gone."""
-    if sys.platform != "linux":
-        return None
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    fields = stat.rsplit(")", 1)[-1].split()
-    return fields[19] if len(fields) > 19 else None
-
-
 def adopt_orphans() -> bool:
     """Make this process a child subreaper, once (Linux); returns whether it is one.
 
@@ -297,103 +285,6 @@ def _prctl(option: int, value: int) -> bool:
         return False
 
 
-@dataclass(frozen=True)
-class _Stat:
-    """What a walk needs from `/proc/<pid>/stat`."""
-
-    ppid: int
-    pgid: int
-    sid: int
-    start: int  # clock ticks after boot: with the pid, it names one process for good
-    zombie: bool
-
-
-def _read_stat(pid: int) -> _Stat | None:
-    try:
-        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        data = os.read(fd, 4096)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
-    fields = data[data.rfind(b")") + 2 :].split()  # the name in parentheses may hold anything
-    try:
-        return _Stat(int(fields[1]), int(fields[2]), int(fields[3]), int(fields[19]), fields[0] == b"Z")
-    except (IndexError, ValueError):
-        return None
-
-
-@functools.cache
-def _children_files() -> bool:
-    # `task/<tid>/children` needs CONFIG_PROC_CHILDREN; without it every process's stat is read instead.
-    return os.path.exists(f"/proc/self/task/{threading.get_native_id()}/children")
-
-
-class _Procs:
-    """One look at /proc, for one walk: each process's stat is read at most once."""
-
-    def __init__(self) -> None:
-        self._stats: dict[int, _Stat | None] = {}
-        self._by_parent: dict[int, list[int]] | None = None
-
-    def stat(self, pid: int) -> _Stat | None:
-        if pid not in self._stats:
-            self._stats[pid] = _read_stat(pid)
-        return self._stats[pid]
-
-    def children(self, pid: int) -> list[int]:
-        if _children_files():
-            found: list[int] = []
-            with suppress(OSError):
-                for tid in os.listdir(f"/proc/{pid}/task"):  # each thread lists the children it forked
-                    with suppress(OSError, ValueError):
-                        found += map(int, Path(f"/proc/{pid}/task/{tid}/children").read_text().split())
-            return found
-        if self._by_parent is None:
-            self._by_parent = {}
-            with suppress(OSError):
-                for name in os.listdir("/proc"):
-                    if name.isdigit() and (stat := self.stat(int(name))) is not None:
-                        self._by_parent.setdefault(stat.ppid, []).append(int(name))
-        return self._by_parent.get(pid, [])
-
-
-def _pipes(pid: int, fds: Iterable[str] | None = None) -> set[str]:
-    """The pipes among a process's open files (all, or `fds`), as /proc names them: `pipe:[inode]`."""
-    base = f"/proc/{pid}/fd"
-    found: set[str] = set()
-    with suppress(OSError):
-        for fd in os.listdir(base) if fds is None else fds:
-            with suppress(OSError):
-                if (target := os.readlink(f"{base}/{fd}")).startswith("pipe:"):
-                    found.add(target)
-    return found
-
-
-def _signal_exactly(pid: int, start: int, sig: int) -> None:
-    """Signal `pid` only while it is the process that started at `start`: a pidfd pins it during the check."""
-    try:
-        fd = os.pidfd_open(pid)
-    except ProcessLookupError:
-        return
-    except OSError:  # no pidfds (before Linux 5.3): a check and a plain kill
-        stat = _read_stat(pid)
-        if stat is not None and stat.start == start:
-            with suppress(OSError):
-                os.kill(pid, sig)
-        return
-    try:
-        stat = _read_stat(pid)
-        if stat is not None and stat.start == start:
-            with suppress(OSError):
-                signal.pidfd_send_signal(fd, sig)
-    finally:
-        os.close(fd)
-
-
 class ServerTree:
     """Every process descended from one server, however it left the server's process group or session (Linux).
 
@@ -411,29 +302,29 @@ class ServerTree:
 
     def __init__(self, root: int, server: int | None = None) -> None:
         self.root = root
-        stat = _read_stat(root) if sys.platform == "linux" else None
+        stat = read_stat(root) if sys.platform == "linux" else None
         self.root_start = stat.start if stat is not None else None
         self.seen: dict[int, int] = {} if stat is None else {root: stat.start}
         self.ids: set[int] = set()
         # Read at once: the server's fds 0-2 are still the pipes we gave it.
         stdio = ("0", "1", "2")
-        held = _pipes(root, stdio) | (_pipes(server, stdio) if server is not None else set())
+        held = pipes_of(root, stdio) | (pipes_of(server, stdio) if server is not None else set())
         self.pipes = frozenset(held) if stat is not None else frozenset()
         self._ours = {os.getpid(), os.getpgid(0), os.getsid(0)}
         _LIVE[root] = self
         self.refresh()
 
-    def refresh(self) -> dict[int, _Stat]:
+    def refresh(self) -> dict[int, Stat]:
         """Walk the tree now and remember what it holds; returns the members still present (zombies too)."""
         if sys.platform != "linux":
             return {}
-        procs = _Procs()
+        procs = Procs()
         starts = [
             pid for pid, start in self.seen.items() if (stat := procs.stat(pid)) is not None and stat.start == start
         ]
         # Orphans of the tree are our children now (we are a subreaper); so are processes we started on purpose.
         starts += [pid for pid in procs.children(os.getpid()) if pid not in _LIVE and self._claims(pid, procs)]
-        members: dict[int, _Stat] = {}
+        members: dict[int, Stat] = {}
         while starts:
             pid = starts.pop()
             stat = procs.stat(pid)
@@ -445,7 +336,7 @@ class ServerTree:
             starts += procs.children(pid)
         return members
 
-    def _claims(self, pid: int, procs: _Procs) -> bool:
+    def _claims(self, pid: int, procs: Procs) -> bool:
         """Whether a child of ours is an orphan of this tree rather than something else we (or a test) started."""
         stat = procs.stat(pid)
         if stat is None or (self.root_start is not None and stat.start < self.root_start):
@@ -456,16 +347,16 @@ class ServerTree:
         # process's descendants can join it; a process's own id proves nothing.
         if (stat.sid != pid and stat.sid in self.ids) or (stat.pgid != pid and stat.pgid in self.ids):
             return True
-        return bool(self.pipes and self.pipes & _pipes(pid))
+        return bool(self.pipes and self.pipes & pipes_of(pid))
 
-    def signal(self, sig: int) -> dict[int, _Stat]:
+    def signal(self, sig: int) -> dict[int, Stat]:
         """Send `sig` to the server's group and to every process of its tree and their groups; returns the tree."""
         members = self.refresh()
         for pgid in ({self.root} | {stat.pgid for stat in members.values()}) - self._ours:
             kill_group(pgid, sig)
         for pid, stat in members.items():
             if not stat.zombie:
-                _signal_exactly(pid, stat.start, sig)
+                signal_exactly(pid, stat.start, sig)
         return members
 
     async def kill(self, timeout: float = REAP_TIMEOUT) -> list[int]:
@@ -499,7 +390,7 @@ class ServerTree:
         return all([self._gone(pid, start) for pid, start in killed.items()])
 
     def _gone(self, pid: int, start: int) -> bool:
-        stat = _read_stat(pid)
+        stat = read_stat(pid)
         if stat is None or stat.start != start:
             return True
         if not stat.zombie:
