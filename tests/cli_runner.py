@@ -55,6 +55,12 @@ class Zygote:
                     raise RuntimeError(f"the CLI zygote did not start: {line!r}")
             return self.path
 
+    def pid(self) -> int:
+        """The zygote's process id (started if it was not)."""
+        self.ensure()
+        assert self._proc is not None
+        return self._proc.pid
+
     def stop(self) -> None:
         with self._lock:
             if self._proc is not None and self._proc.poll() is None:
@@ -65,8 +71,8 @@ class Zygote:
             os.rmdir(self._dir)
 
 
-_ZYGOTE = Zygote()
-atexit.register(_ZYGOTE.stop)
+ZYGOTE = Zygote()
+atexit.register(ZYGOTE.stop)
 
 
 def _receive(conn: socket.socket, timeout: float | None) -> dict[str, Any]:
@@ -92,7 +98,7 @@ def run_cli(
     `peak` names a file the process writes its own peak RSS to (VmHWM, bytes) as it exits;
     `rlimit_as` caps its address space (RLIMIT_AS), as a guard for memory tests.
     """
-    path = _ZYGOTE.ensure()
+    path = ZYGOTE.ensure()
     request = {
         "argv": list(args),
         "env": dict(os.environ if env is None else env),

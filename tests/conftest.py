@@ -60,3 +60,11 @@ def _collected() -> Iterator[None]:
     (an anyio stream, a file) is reported against it, not against whichever test the collector next runs in."""
     yield
     gc.collect()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _zygote() -> None:
+    """This worker's zygote, up before the first test: the demo servers and the CLI runs are forked from it."""
+    from tests.cli_runner import ZYGOTE
+
+    ZYGOTE.ensure()

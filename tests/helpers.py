@@ -14,9 +14,20 @@ from pathlib import Path
 
 from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.processes import ProcessRegistry
+from tests.cli_runner import ZYGOTE
 
-DEMO = (sys.executable, "-m", "catalog_inspector.demo")
 ROOT = Path(__file__).resolve().parents[1]
+
+
+# `python -m catalog_inspector.demo`, forked from this worker's zygote by a bare stub (tests/fixtures/server_stub.py):
+# a real server process over real stdio, without a second of SDK import per start.
+def forked(module: str) -> tuple[str, ...]:
+    """The command that runs `python -m MODULE` as a fork of this worker's zygote (tests/fixtures/server_stub.py)."""
+    return (sys.executable, "-I", "-S", str(ROOT / "tests" / "fixtures" / "server_stub.py"), ZYGOTE.path, module)
+
+
+DEMO = forked("catalog_inspector.demo")
+REAL_DEMO = (sys.executable, "-m", "catalog_inspector.demo")  # where the server's own ancestry or argv is the point
 
 
 def demo_spec(mode: str, *extra: str, name: str | None = None) -> ServerSpec:
@@ -99,7 +110,7 @@ def http_demo(mode: str, *extra: str, sse: bool = False) -> Iterator[str]:
 @contextmanager
 def hostile_http(fault: str, *extra: str) -> Iterator[str]:
     """Run `tests/fixtures/hostile_http.py` with one fault; yield its URL."""
-    with serving([sys.executable, "-m", "tests.fixtures.hostile_http", "--fault", fault, *extra]) as url:
+    with serving([*forked("tests.fixtures.hostile_http"), "--fault", fault, *extra]) as url:
         yield url
 
 

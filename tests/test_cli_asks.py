@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from tests.cli_runner import run_cli
+from tests.helpers import DEMO
 from tests.test_cli_call import DOC_KEYS
 
-ASKS = ["--", sys.executable, "-m", "catalog_inspector.demo", "--mode", "asks"]
+ASKS = ["--", *DEMO, "--mode", "asks"]
 ROUND_KEYS = {"index", "era", "requests", "responses", "request_state_bytes", "latency_ms"}
 ANSWERS = {
     "elicitation": [
@@ -127,7 +127,7 @@ def test_a_malformed_answers_file_is_a_usage_error_and_starts_no_server(tmp_path
 
 
 def test_protocol_era_chooses_the_handshake_for_snapshot_too() -> None:
-    demo = ["--", sys.executable, "-m", "catalog_inspector.demo", "--mode", "normal"]
+    demo = ["--", *DEMO, "--mode", "normal"]
     legacy = run_cli("snapshot", "--protocol-era", "legacy", *demo)
     assert legacy.returncode == 0 and json.loads(legacy.stdout)["server"]["protocol_version"] == "2025-11-25"
     modern = run_cli("snapshot", "--protocol-era", "modern", *demo)

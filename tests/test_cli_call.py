@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +10,7 @@ import pytest
 
 from catalog_inspector.demo.server import CALL_CRASH_EXIT, CALL_ERROR_CODE, CALL_ERROR_MESSAGE
 from tests.cli_runner import run_cli
-from tests.helpers import ROOT, assert_all_gone, http_demo, pids_in
+from tests.helpers import ROOT, assert_all_gone, forked, http_demo, pids_in
 from tests.test_cli import demo
 
 DOC_KEYS = {
@@ -157,7 +156,7 @@ def test_a_jsonrpc_error_keeps_the_servers_code_and_message_and_exits_1(pidfile:
     assert_all_gone(pids_in(pidfile))
 
 
-NAMED_ERRORS = ["--", sys.executable, "-m", "tests.fixtures.named_errors_server"]
+NAMED_ERRORS = ["--", *forked("tests.fixtures.named_errors_server")]
 
 
 @pytest.mark.parametrize(

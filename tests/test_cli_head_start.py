@@ -17,7 +17,7 @@ from catalog_inspector.cli import head_start
 from catalog_inspector.core import processes
 from catalog_inspector.core.popen_process import PopenProcess
 from tests.cli_runner import run_cli
-from tests.helpers import DEMO, assert_all_gone, pids_in, wait_until
+from tests.helpers import DEMO, REAL_DEMO, assert_all_gone, pids_in, wait_until
 
 CLI = (sys.executable, "-m", "catalog_inspector")
 
@@ -41,8 +41,8 @@ def test_the_server_is_started_once_and_before_the_engine_loads(tmp_path: Path) 
 
 def test_begin_starts_it_and_the_walk_takes_that_very_process(tmp_path: Path) -> None:
     pidfile = tmp_path / "pids"
-    argv = ["snapshot", "--out", str(tmp_path / "s.json"), "--", *DEMO, "--pidfile", str(pidfile)]
-    try:
+    argv = ["snapshot", "--out", str(tmp_path / "s.json"), "--", *REAL_DEMO, "--pidfile", str(pidfile)]
+    try:  # the real server: that it runs under the reaper is the point
         assert head_start.begin(argv)
         [early] = processes._EARLY
         reaper = early.popen.pid

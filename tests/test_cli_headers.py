@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.cli_runner import run_cli
-from tests.helpers import serving
+from tests.helpers import forked, serving
 
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    with serving([sys.executable, "-m", "tests.fixtures.header_server"]) as found:
+    with serving([*forked("tests.fixtures.header_server")]) as found:
         yield found
 
 
@@ -67,7 +66,7 @@ def test_a_value_too_long_for_a_header_line_is_refused_before_sending(url: str) 
 
 def test_every_kind_of_invalid_annotation_excludes_its_tool_and_a_valid_nested_one_does_not() -> None:
     # The spec's rules, one broken per tool; over stdio too: exclusion is the era's rule, not the transport's.
-    code, doc = run("snapshot", "--", sys.executable, "-m", "tests.fixtures.annotations_server")
+    code, doc = run("snapshot", "--", *forked("tests.fixtures.annotations_server"))
     assert code == 0 and len(doc["tools"]) == 7, "every tool kept and shown"
     reasons = {entry["name"]: entry["reason"] for entry in doc["excluded_tools"]}
     assert set(reasons) == {"off_chain", "not_string", "not_token", "no_type", "object_typed", "duplicate"}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,10 +12,10 @@ from catalog_inspector.core.calls import REQUEST_LOGS
 from catalog_inspector.core.calls.logs import DATA_LIMIT
 from tests.cli_runner import run_cli
 from tests.fixtures.log_server import HOSTILE
-from tests.helpers import serving
+from tests.helpers import forked, serving
 from tests.test_cli_call import DOC_KEYS
 
-SERVER = ["--", sys.executable, "-m", "tests.fixtures.log_server"]
+SERVER = ["--", *forked("tests.fixtures.log_server")]
 LOG_KEYS = {"at", "level", "logger", "data"}
 
 
@@ -36,7 +35,7 @@ def brief(document: dict[str, Any]) -> list[tuple[str, str | None, str]]:
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    with serving([sys.executable, "-m", "tests.fixtures.log_server", "--http"]) as found:
+    with serving([*forked("tests.fixtures.log_server"), "--http"]) as found:
         yield found
 
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from tests.cli_runner import run_cli
+from tests.helpers import forked
 
-SERVER = (sys.executable, "-m", "tests.fixtures.profile_server")
+SERVER = forked("tests.fixtures.profile_server")
 
 
 def snapshot(tmp_path: Path, *flags: str) -> tuple[int, dict[str, Any], list[dict[str, Any]], str]:

@@ -4,17 +4,16 @@ from the answers file, its deadline, a tool that requires a task, a task the ser
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.cli_runner import run_cli
-from tests.helpers import ROOT
+from tests.helpers import ROOT, forked
 from tests.test_cli_call import DOC_KEYS
 
-SERVER = ["--", sys.executable, "-m", "tests.fixtures.tasks_server"]
+SERVER = ["--", *forked("tests.fixtures.tasks_server")]
 TASK_KEYS = {"id", "era", "statuses", "statuses_dropped", "progress", "cancel_sent", "note"}
 
 

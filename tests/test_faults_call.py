@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ import pytest
 
 from catalog_inspector.demo.catalog import CATASTROPHIC_TEXT
 from tests.cli_runner import run_cli
-from tests.helpers import DEMO, ROOT, assert_all_gone, pids_in, wait_gone, wait_until
+from tests.helpers import DEMO, ROOT, assert_all_gone, forked, pids_in, wait_gone, wait_until
 from tests.test_cli import CLI
 
 STARTUP = 30.0  # seconds for three interpreters (CLI, server, worker) to start and walk on a loaded 2-core machine
@@ -32,7 +31,7 @@ HOSTILE = ("--", *DEMO, "--mode", "hostile")
 
 
 def slow_server(pidfile: Path) -> tuple[str, ...]:
-    return ("--", sys.executable, "-m", "tests.fixtures.slow_check_server", "--pidfile", str(pidfile))
+    return ("--", *forked("tests.fixtures.slow_check_server"), "--pidfile", str(pidfile))
 
 
 def children(pid: int) -> dict[int, str]:

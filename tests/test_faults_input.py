@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -24,7 +23,7 @@ import pytest
 
 from catalog_inspector.core.files import MAX_ARGUMENTS_BYTES, MAX_CONFIG_BYTES, MAX_JSONC_BYTES, MAX_SNAPSHOT_BYTES
 from tests import cli_runner
-from tests.helpers import DEMO, ROOT
+from tests.helpers import DEMO, ROOT, forked
 
 MIB = 1024 * 1024
 STARTUP = 30.0  # seconds for the interpreter to start and import on a loaded 2-core machine
@@ -203,7 +202,7 @@ def test_a_bad_input_file_is_one_line_and_exit_2_within_bounded_memory(
 
 def test_nan_from_a_server_is_a_protocol_error_on_its_page_and_the_snapshot_is_json(tmp_path: Path) -> None:
     """The SDK's parser takes NaN on the wire; ours does not: the page that holds it is a protocol error."""
-    server = ["--", sys.executable, "-m", "tests.fixtures.padded_server", "--nan"]
+    server = ["--", *forked("tests.fixtures.padded_server"), "--nan"]
     run = run_cli(["snapshot", "--out", str(tmp_path / "out.json"), *server], tmp_path)
     assert run.code == 4 and "Traceback" not in run.stderr
     document = json.loads((tmp_path / "out.json").read_text(), parse_constant=lambda word: pytest.fail(word))

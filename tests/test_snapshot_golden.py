@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.cli_runner import run_cli
-from tests.helpers import DEMO
+from tests.helpers import REAL_DEMO as DEMO  # the golden files hold the real command line
 
 GOLDEN = Path(__file__).parent / "fixtures" / "golden"
 FIXTURES = [sys.executable, "-m"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shlex
 import socket
-import sys
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt
@@ -19,7 +18,7 @@ from catalog_inspector.ui.main_window import MainWindow
 from catalog_inspector.ui.presenters import Banner
 from catalog_inspector.ui.widgets.labels import ElidedLabel
 from catalog_inspector.ui.widgets.status_banner import StatusBanner
-from tests.helpers import ROOT, demo_spec, http_demo
+from tests.helpers import ROOT, demo_spec, forked, http_demo
 from tests.ui.conftest import Harness, wait_for
 
 TITLE = "Failed: The server answered with an error on page 1 of tools — JSON-RPC -32603 (internal error)"
@@ -66,8 +65,8 @@ def test_a_servers_error_reads_as_one_title_and_its_own_words_once(harness: Harn
 
 
 def test_a_refusal_with_a_code_the_spec_defines_is_named_in_the_title_with_its_data(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
-    args = ("-m", "tests.fixtures.named_errors_server", "--list-error", "-32022")
-    window = harness.window([ServerSpec(name="named", command=sys.executable, args=args, cwd=str(ROOT))])
+    server = (*forked("tests.fixtures.named_errors_server"), "--list-error", "-32022")
+    window = harness.window([ServerSpec(name="named", command=server[0], args=server[1:], cwd=str(ROOT))])
     wait_for(qtbot, lambda: failed(window))
     title, detail, _whole, _more = parts(window)
     assert title.text() == (

@@ -4,7 +4,6 @@ the warnings under it, and the catalog header's "cacheable for 5 min (private)".
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,16 +16,20 @@ from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.ui.main_window import MainWindow
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.models.timeline import HINT_BACKGROUND, SCOPE, TTL, TimelineModel
+from tests.helpers import forked
 from tests.ui.conftest import Harness, shown, wait_for
 
 FIVE_MINUTES = ("--hint", "300000", "private")
 
 
+CACHE_SERVER = forked("tests.fixtures.cache_server")
+
+
 def spec(*args: str, era: str = "auto", name: str = "hints") -> ServerSpec:
     return ServerSpec(
         name=name,
-        command=sys.executable,
-        args=("-m", "tests.fixtures.cache_server", *args),
+        command=CACHE_SERVER[0],
+        args=(*CACHE_SERVER[1:], *args),
         protocol_era=era,  # type: ignore[arg-type]
     )
 

@@ -7,7 +7,6 @@ on both eras: `tasks` (2025-11-25 experimental tasks) and `tasks modern` (the 20
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,7 +20,7 @@ from catalog_inspector.runtime import Runtime
 from catalog_inspector.ui.main_window import MainWindow
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.presenters import AppPresenter
-from tests.helpers import ROOT, recording_registry, spin_until_gone
+from tests.helpers import ROOT, forked, recording_registry, spin_until_gone
 from tests.ui.test_input_panel import Asks, button, click, text
 from tests.ui.test_main_window import tree
 
@@ -30,8 +29,8 @@ WAIT = 15_000
 
 
 def spec(name: str, era: str) -> ServerSpec:
-    args = ("-m", "tests.fixtures.tasks_server")
-    return ServerSpec(name=name, command=sys.executable, args=args, cwd=str(ROOT), protocol_era=era)  # type: ignore[arg-type]
+    server = forked("tests.fixtures.tasks_server")
+    return ServerSpec(name=name, command=server[0], args=server[1:], cwd=str(ROOT), protocol_era=era)  # type: ignore[arg-type]
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,6 @@ exclude it" ticked. The same server on the older era excludes nothing.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -23,7 +22,7 @@ from catalog_inspector.ui.main_window import MainWindow
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.models.tool_tree import ANNOTATIONS
 from catalog_inspector.ui.presenters import AppPresenter
-from tests.helpers import recording_registry, serving, spin_until_gone
+from tests.helpers import forked, recording_registry, serving, spin_until_gone
 from tests.ui.test_main_window import tree
 
 LIMITS = Limits(request_timeout=5.0, deadline=30.0)
@@ -38,7 +37,7 @@ def window(
     qtbot = QtBot(request)
     tmp = tmp_path_factory.mktemp("excluded-window")
     pids: list[int] = []
-    with serving([sys.executable, "-m", "tests.fixtures.header_server"]) as url:
+    with serving([*forked("tests.fixtures.header_server")]) as url:
         specs = [
             ServerSpec(name="headers", transport="http", url=url),
             ServerSpec(name="headers legacy", transport="http", url=url, protocol_era="legacy"),

@@ -7,7 +7,6 @@ Over `tests/fixtures/log_server.py` (an SDK server) on stdio; the level is the e
 from __future__ import annotations
 
 import re
-import sys
 import time
 
 from PySide6.QtCore import QTimer
@@ -18,10 +17,11 @@ from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.ui.main_window import LOG_LINES, MainWindow
 from catalog_inspector.ui.widgets.call_panel import CallPanel
 from tests.fixtures.log_server import HOSTILE
+from tests.helpers import forked
 from tests.ui.conftest import Harness, shown, wait_for
 from tests.ui.test_call_panel import pick, send_and_wait, type_arguments
 
-SERVER = (sys.executable, "-m", "tests.fixtures.log_server")
+SERVER = forked("tests.fixtures.log_server")
 LINE = re.compile(r"^\d\d:\d\d:\d\d\.\d\d\d \[(\w+)\] (.*)$")
 FLOOD = 10_000
 PROBE_EVERY_MS = 10

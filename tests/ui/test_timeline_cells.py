@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt
 from PySide6.QtGui import QBrush, QFont, QFontMetrics
@@ -26,7 +24,7 @@ from catalog_inspector.ui.models.timeline import (
 )
 from catalog_inspector.ui.presenters import Walk
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel, cell_text_width
-from tests.helpers import ROOT, demo_spec
+from tests.helpers import ROOT, demo_spec, forked
 from tests.ui.conftest import Harness, wait_for
 
 
@@ -104,8 +102,8 @@ def test_a_duplicate_reads_whole_and_its_name_is_marked_on_both_pages(harness: H
 
 
 def named_errors_spec(*extra: str) -> ServerSpec:
-    args = ("-m", "tests.fixtures.named_errors_server", *extra)
-    return ServerSpec(name="named", command=sys.executable, args=args, cwd=str(ROOT))
+    server = forked("tests.fixtures.named_errors_server")
+    return ServerSpec(name="named", command=server[0], args=(*server[1:], *extra), cwd=str(ROOT))
 
 
 def test_a_page_refused_with_a_code_names_it_in_its_cell_and_says_its_data_in_the_tooltip(

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -68,7 +67,7 @@ from catalog_inspector.ui.main_window import MainWindow
 from catalog_inspector.ui.models.roles import TOOLTIP_LIMIT, Role
 from catalog_inspector.ui.widgets.panes import DISPLAY_CAP
 from tests.fixtures.hostile_display import DUPLICATED, hostile
-from tests.helpers import ROOT
+from tests.helpers import ROOT, forked
 from tests.ui.conftest import Harness, wait_for
 from tests.ui.test_main_window import tree
 
@@ -260,11 +259,14 @@ def assert_clean(audit: Audit, stage: str) -> None:
 
 
 # -- driving the window -------------------------------------------------------------------
+HOSTILE = forked("tests.fixtures.hostile_display")
+
+
 def hostile_spec(name: str, state: Path) -> ServerSpec:
     return ServerSpec(
         name=name,
-        command=sys.executable,
-        args=("-m", "tests.fixtures.hostile_display", "--state", str(state)),
+        command=HOSTILE[0],
+        args=(*HOSTILE[1:], "--state", str(state)),
         cwd=str(ROOT),
     )
 

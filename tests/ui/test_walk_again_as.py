@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 from PySide6.QtGui import QAction
@@ -13,10 +12,10 @@ from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.drift import History
 from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.main_window import MainWindow
-from tests.helpers import alive, spin_until_gone
+from tests.helpers import alive, forked, spin_until_gone
 from tests.ui.conftest import Harness, shown, wait_for
 
-SERVER = (sys.executable, "-m", "tests.fixtures.profile_server")
+SERVER = forked("tests.fixtures.profile_server")
 
 
 def profile_spec(record: Path, *extra: str) -> ServerSpec:

@@ -32,11 +32,11 @@ from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.session import Asking, SessionWorker, call_tool, get_prompt, read_resource
 from catalog_inspector.core.session.clock import PausableClock
-from tests.helpers import ROOT, http_demo
+from tests.helpers import DEMO, ROOT, http_demo
 
 LIMITS = Limits(request_timeout=10.0, deadline=30.0)
 ROOTS = ({"uri": "file:///home/ada/project", "name": "project"},)
-ASKS = (sys.executable, "-m", "catalog_inspector.demo", "--mode", "asks")
+ASKS = (*DEMO, "--mode", "asks")
 
 
 def asks_spec(era: str = "auto", *extra: str) -> ServerSpec:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import json
-import sys
 
 import anyio
 import pytest
@@ -13,10 +12,10 @@ import pytest
 from catalog_inspector.core.catalog import CacheCode, Snapshot, cache_issues, cacheable_words, write_json
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.session import SessionWorker
-from tests.helpers import serving
+from tests.helpers import forked, serving
 
 LIMITS = Limits(request_timeout=5.0, deadline=30.0)
-SERVER = (sys.executable, "-m", "tests.fixtures.cache_server")
+SERVER = forked("tests.fixtures.cache_server")
 FIVE_MINUTES = ("--hint", "300000", "private")
 
 
