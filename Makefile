@@ -15,10 +15,12 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/mcp-catalog-inspector $(ARGS)
 
-# One worker per core (pytest-xdist), each with its own Qt app, zygote and ports; WORKERS=0 runs in-process.
-WORKERS ?= auto
+# One worker per core and one more (pytest-xdist), each with its own Qt app, zygote and ports: about a third
+# of a worker's time is spent waiting on its servers and deadlines. Two more per core let timed fault
+# cases miss their limits on a 2-core machine. Idle workers steal queued tests. WORKERS=0 runs in-process.
+WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 test: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n $(WORKERS) $(PYTEST_ARGS)
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n $(WORKERS) $(if $(filter 0,$(WORKERS)),,--dist worksteal) $(PYTEST_ARGS)
 
 # The official MCP Inspector (its CLI) and Node 22, from npm into .bench/ the first time, for the comparison.
 BENCH_DIR := .bench

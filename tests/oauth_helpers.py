@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -14,7 +13,7 @@ from typing import Any
 from urllib.parse import parse_qs
 
 from tests import cli_runner
-from tests.helpers import ROOT, serving
+from tests.helpers import ROOT, forked, serving
 
 KEYRING_BACKEND = "tests.fixtures.file_keyring.FileKeyring"
 
@@ -58,7 +57,7 @@ class OAuthServer:
 def oauth_server(tmp_path: Path, *switches: str) -> Iterator[OAuthServer]:
     """Run the OAuth fixture (an authorization server and a protected demo server) with `switches`."""
     record = tmp_path / f"record-{len(list(tmp_path.glob('record-*')))}.jsonl"
-    command = [sys.executable, "-m", "tests.fixtures.oauth_server", "--record", str(record), *switches]
+    command = [*forked("tests.fixtures.oauth_server"), "--record", str(record), *switches]
     with serving(command) as url:
         yield OAuthServer(url, record)
 

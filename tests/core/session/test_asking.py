@@ -32,7 +32,7 @@ from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.session import Asking, SessionWorker, call_tool, get_prompt, read_resource
 from catalog_inspector.core.session.clock import PausableClock
-from tests.helpers import DEMO, ROOT, http_demo
+from tests.helpers import DEMO, ROOT, forked, http_demo
 
 LIMITS = Limits(request_timeout=10.0, deadline=30.0)
 ROOTS = ({"uri": "file:///home/ada/project", "name": "project"},)
@@ -44,7 +44,7 @@ def asks_spec(era: str = "auto", *extra: str) -> ServerSpec:
 
 
 def mrtr_spec() -> ServerSpec:
-    return ServerSpec(name="mrtr", command=sys.executable, args=("-m", "tests.fixtures.mrtr_server"), cwd=str(ROOT))
+    return ServerSpec(name="mrtr", command=sys.executable, args=forked("tests.fixtures.mrtr_server")[1:], cwd=str(ROOT))
 
 
 @asynccontextmanager

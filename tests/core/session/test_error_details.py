@@ -12,7 +12,7 @@ from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.errors import ErrorKind
 from catalog_inspector.core.session import SessionWorker
-from tests.helpers import ROOT, demo_spec, http_demo
+from tests.helpers import ROOT, demo_spec, forked, http_demo
 
 LIMITS = Limits(request_timeout=3.0, deadline=30.0, max_pages=50)
 
@@ -91,7 +91,9 @@ async def test_a_server_that_dies_at_start_says_why() -> None:
 
 @pytest.mark.anyio
 async def test_page_bytes_are_the_bytes_on_the_wire_not_a_re_serialisation() -> None:
-    spec = ServerSpec(name="padded", command=sys.executable, args=("-m", "tests.fixtures.padded_server"), cwd=str(ROOT))
+    spec = ServerSpec(
+        name="padded", command=sys.executable, args=forked("tests.fixtures.padded_server")[1:], cwd=str(ROOT)
+    )
     worker = SessionWorker(spec, LIMITS)
     with anyio.fail_after(60):
         snapshot = await worker.walk_once()
@@ -127,7 +129,7 @@ async def test_http_page_bytes_are_counted_as_they_arrive(sse: bool, monkeypatch
 
 @pytest.mark.anyio
 async def test_a_schema_nested_past_the_parsers_limit_is_called_too_deep_not_garbage() -> None:
-    args = ("-m", "tests.fixtures.padded_server", "--nest", "99")  # 198 levels in the schema, 204 in the line
+    args = (*forked("tests.fixtures.padded_server")[1:], "--nest", "99")  # 198 levels in the schema, 204 in the line
     snapshot = await walk(ServerSpec(name="deep", command=sys.executable, args=args, cwd=str(ROOT)))
     error = snapshot.error
     assert error is not None and (error.kind, error.page) == (ErrorKind.PROTOCOL, 0)

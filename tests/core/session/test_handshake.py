@@ -14,10 +14,10 @@ from catalog_inspector.core.errors import ErrorKind
 from catalog_inspector.core.session import SessionWorker
 from catalog_inspector.core.session.connection import connect
 from catalog_inspector.core.transport import handshake_capabilities
-from tests.helpers import assert_all_gone
+from tests.helpers import assert_all_gone, forked
 
 FAST = Limits(request_timeout=5.0, deadline=30.0)
-SERVER = (sys.executable, "-m", "tests.fixtures.profile_server")
+SERVER = forked("tests.fixtures.profile_server")
 
 # Answers `initialize` with a version no handshake speaks, then waits for stdin to end.
 ODD_VERSION = """

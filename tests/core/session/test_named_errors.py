@@ -11,7 +11,7 @@ import pytest
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.session import SessionWorker
-from tests.helpers import ROOT, demo_spec
+from tests.helpers import ROOT, demo_spec, forked
 
 FAST = Limits(request_timeout=5.0, deadline=30.0)
 FALLBACK = (
@@ -24,7 +24,7 @@ def fixture_spec(*extra: str, era: str = "auto") -> ServerSpec:
     return ServerSpec(
         name="named-errors",
         command=sys.executable,
-        args=("-m", "tests.fixtures.named_errors_server", *extra),
+        args=(*forked("tests.fixtures.named_errors_server")[1:], *extra),
         cwd=str(ROOT),
         protocol_era=era,  # type: ignore[arg-type]
     )

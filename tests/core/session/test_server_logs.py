@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextvars
 import re
-import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import replace
@@ -25,10 +24,10 @@ from catalog_inspector.core.session import SessionWorker, call_tool
 from catalog_inspector.core.session.logs import ServerMessages
 from catalog_inspector.core.transport import ServerLog
 from tests.fixtures.log_server import HOSTILE
-from tests.helpers import serving
+from tests.helpers import forked, serving
 
 LIMITS = Limits(request_timeout=10.0, deadline=60.0)
-SERVER = (sys.executable, "-m", "tests.fixtures.log_server")
+SERVER = forked("tests.fixtures.log_server")
 TIME = re.compile(r"^\d\d:\d\d:\d\d\.\d\d\d ")
 
 

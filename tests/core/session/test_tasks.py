@@ -20,7 +20,7 @@ from catalog_inspector.core.calls import CallOutcome, InputAsk, Outcome, TaskLog
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.session import Asking, SessionWorker, call_tool
-from tests.helpers import ROOT, serving
+from tests.helpers import ROOT, forked, serving
 
 ERAS = ["legacy", "modern"]
 LIMITS = Limits(request_timeout=10.0, deadline=30.0, task_deadline=20.0)
@@ -32,7 +32,7 @@ def tasks_spec(era: str, url: str = "") -> ServerSpec:
     return ServerSpec(
         name="tasks",
         command=sys.executable,
-        args=("-m", "tests.fixtures.tasks_server"),
+        args=forked("tests.fixtures.tasks_server")[1:],
         cwd=str(ROOT),
         protocol_era=era,  # type: ignore[arg-type]
     )
@@ -263,7 +263,7 @@ async def test_a_task_answer_to_a_call_that_did_not_ask_for_one_is_malformed(era
 @pytest.mark.anyio
 @pytest.mark.parametrize("era", ERAS)
 async def test_over_streamable_http_a_task_runs_as_on_stdio_and_its_polls_name_the_task(era: str) -> None:
-    with serving([sys.executable, "-m", "tests.fixtures.tasks_server", "--http"]) as url:
+    with serving([*forked("tests.fixtures.tasks_server"), "--http"]) as url:
         async with live(era, url=url) as pair:
             outcome = await as_task(pair, "count", steps=2, poll_ms=20_000)  # status notifications end each wait
             assert outcome.outcome is Outcome.OK and statuses(outcome)[-1] == "completed"

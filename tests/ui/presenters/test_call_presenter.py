@@ -16,7 +16,7 @@ from catalog_inspector.core.errors import ErrorInfo, ErrorKind
 from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.presenters import AppPresenter, CallPresenter
 from catalog_inspector.ui.presenters.call import confirmation_question
-from tests.helpers import ROOT, demo_spec
+from tests.helpers import ROOT, demo_spec, forked
 from tests.ui.presenters.conftest import WAIT, Rig
 
 
@@ -200,7 +200,7 @@ def test_a_refused_call_says_jsonrpc_error_as_the_cli_does(rig: Rig, qtbot: Any)
 
 def test_a_refused_call_names_its_code_with_the_data_in_the_call_tab_and_the_history(rig: Rig, qtbot: Any) -> None:
     spec = ServerSpec(
-        name="a", command=sys.executable, args=("-m", "tests.fixtures.named_errors_server"), cwd=str(ROOT)
+        name="a", command=sys.executable, args=forked("tests.fixtures.named_errors_server")[1:], cwd=str(ROOT)
     )
     app = rig.app([spec])
     call = rig.shown(app, "a").call
