@@ -10,6 +10,8 @@ import json
 import os
 import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +56,48 @@ def test_within_stops_a_comparison_when_its_time_is_up_and_leaves_no_alarm_behin
     small = _catalog(3, 1)
     assert within(60, lambda: diff_catalogs(small, small)).empty
     assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+class _SpinsWhenCollected:
+    """Its finalizer runs until the alarm has fired inside it (or 5 s: then the test fails below)."""
+
+    def __init__(self, fired: list[bool]) -> None:
+        self.fired = fired
+
+    def __del__(self) -> None:
+        end = time.monotonic() + 5
+        try:
+            while time.monotonic() < end:
+                pass
+        except BaseException:
+            self.fired.append(True)
+            raise  # swallowed by the interpreter as unraisable, as a finalizer's exception always is
+
+
+def test_an_alarm_that_lands_in_a_finalizer_is_swallowed_quietly_and_the_next_one_stops_the_work() -> None:
+    fired: list[bool] = []
+    seen: list[object] = []
+    hook = sys.unraisablehook
+
+    def record(unraisable: object) -> None:  # what the command's stderr would get
+        seen.append(unraisable)
+
+    sys.unraisablehook = record
+
+    def work() -> str:
+        _SpinsWhenCollected(fired)  # collected at once: the alarm (10 ms) lands inside its finalizer
+        end = time.monotonic() + 5
+        while time.monotonic() < end:
+            pass
+        return "not stopped"
+
+    try:
+        with pytest.raises(OutOfTime):
+            within(0.01, work)
+        assert sys.unraisablehook is record  # put back as it was
+    finally:
+        sys.unraisablehook = hook
+    assert fired == [True] and seen == [], "the swallowed alarm said nothing; the repeat stopped the work"
 
 
 def test_a_baseline_that_never_arrives_cannot_hold_check_past_its_deadline(tmp_path: Path) -> None:

@@ -15,12 +15,15 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from catalog_inspector.cli.common import EXIT_CODES, UsageError, limits_of, spec_from, usage
 from catalog_inspector.cli.diff import load_snapshot, report
 from catalog_inspector.cli.snapshot import exit_code, say_why, walk, write_out
 from catalog_inspector.core.drift import catalog_items, diff_catalogs
+
+if TYPE_CHECKING:
+    from sys import UnraisableHookArgs
 
 T = TypeVar("T")
 
@@ -39,7 +42,8 @@ def within(seconds: float, work: Callable[[], T]) -> T:
     """`work()`, stopped with `OutOfTime` once `seconds` have passed (wall clock, this thread).
 
     The alarm repeats after it first fires: a handler that happens to run inside a
-    finalizer or a gc callback has its exception swallowed, and the next one lands.
+    finalizer or a gc callback has its exception swallowed (quietly: the command's
+    stderr stays one line), and the next one lands.
     Where no alarm can be set (not the main thread, no SIGALRM), `work` runs unbounded.
 
     Raises:
@@ -50,6 +54,13 @@ def within(seconds: float, work: Callable[[], T]) -> T:
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         return work()
     previous = signal.signal(signal.SIGALRM, _expire)
+    hook = sys.unraisablehook
+
+    def quiet(unraisable: UnraisableHookArgs) -> None:
+        if not isinstance(unraisable.exc_value, OutOfTime):  # a swallowed alarm is expected: the next one lands
+            hook(unraisable)
+
+    sys.unraisablehook = quiet
     try:
         signal.setitimer(signal.ITIMER_REAL, seconds, TIMER_REPEAT)
         try:
@@ -58,6 +69,7 @@ def within(seconds: float, work: Callable[[], T]) -> T:
             signal.setitimer(signal.ITIMER_REAL, 0)
     finally:
         signal.signal(signal.SIGALRM, previous)
+        sys.unraisablehook = hook
 
 
 def _out_of_time(deadline: float, started: float, during: str) -> int:
