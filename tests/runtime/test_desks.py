@@ -18,6 +18,7 @@ from catalog_inspector.core.calls import CallStore, Failure, Validation
 from catalog_inspector.core.catalog import FORMAT, Snapshot
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.drift import History
+from catalog_inspector.core.steps import run_whole
 from catalog_inspector.runtime import ServerSupervisor
 from catalog_inspector.runtime import calldesk as calldesk_module
 from catalog_inspector.runtime.calldesk import CallDesk
@@ -49,6 +50,14 @@ class FakeOffload:
         if (fault := self._fault(fn)) is not None:
             raise fault
         return fn(*args)
+
+    async def in_slices(self, steps: Any) -> Any:
+        """Work the real offload runs in slices on the loop: run whole, or its fault raised, by its function's name."""
+        await next_turn()
+        if (fault := self.faults.get(steps.__name__)) is not None:
+            steps.close()
+            raise fault
+        return run_whole(steps)
 
     async def validate(self, schema: Any, instance: Any) -> Validation:
         await next_turn()
@@ -115,7 +124,8 @@ def _tracker(desk: Desk, tmp_path: Path) -> tuple[DriftTracker, ServerSupervisor
 @pytest.mark.parametrize(
     ("fault", "exc", "words"),
     [
-        ("_report", ValueError("a damaged kept snapshot"), "could not compare with the history: ValueError"),
+        ("_compared_with", ValueError("a damaged kept snapshot"), "could not compare with the history: ValueError"),
+        ("build_report_steps", TypeError("a bug of ours"), "could not compare with the history: TypeError"),
         ("save", OSError(28, "No space left on device"), "could not keep the catalog in the history: No space"),
         ("entries", OSError(13, "Permission denied"), "could not list the kept snapshots: Permission denied"),
         ("_collisions_of", TypeError("a bug of ours"), "could not compare tool names across servers: TypeError"),
@@ -175,7 +185,7 @@ def test_a_comparison_that_cannot_read_a_kept_snapshot_answers_with_why(desk: De
     desk.settle()
     answers: list[Comparison] = []
     tracker.comparison_ready.connect(lambda _name, comparison: answers.append(comparison))
-    desk.offload.faults["_compare_rows"] = ValueError("not JSON")
+    desk.offload.faults["_load"] = ValueError("not JSON")
     tracker.request_comparison("files", tracker.entries["files"][0], None)
     desk.settle()
     assert len(answers) == 1 and answers[0].error is not None and "not JSON" in answers[0].error

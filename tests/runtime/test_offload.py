@@ -138,3 +138,50 @@ async def test_validation_runs_in_the_sandbox_within_the_offloads_budget_and_clo
     finally:
         await offload.aclose()
     assert offload.sandbox.pid is None and not alive(pid), "no validation worker outlives the offload"
+
+
+async def test_work_in_slices_lets_the_loop_run_between_them_and_returns_its_result() -> None:
+    from catalog_inspector.core.steps import Steps
+
+    offload = Offload()
+    let_go: list[bool] = []
+
+    def waits_for_the_loop() -> Steps[str]:
+        # Ends only once a callback of the loop has run: it would spin to its cap if no slice ever gave way.
+        for _ in range(10_000_000):
+            if let_go:
+                return "the loop ran between slices"
+            yield
+        return "starved"
+
+    asyncio.get_running_loop().call_soon(let_go.append, True)
+    try:
+        with anyio.fail_after(WAIT):
+            assert await offload.in_slices(waits_for_the_loop()) == "the loop ran between slices"
+    finally:
+        await offload.aclose()
+
+
+async def test_work_in_slices_stops_between_slices_once_the_runtime_closes() -> None:
+    from catalog_inspector.core.steps import Steps
+
+    offload = Offload()
+    ran: list[int] = []
+
+    def endless() -> Steps[None]:
+        while True:
+            ran.append(1)
+            yield
+
+    async def close_soon() -> None:
+        while not ran:
+            await asyncio.sleep(0)
+        await offload.aclose()
+
+    closing = asyncio.ensure_future(close_soon())
+    with anyio.fail_after(WAIT), pytest.raises(OffloadClosed):
+        await offload.in_slices(endless())
+    await closing
+    steps_by_then = len(ran)
+    await asyncio.sleep(0)
+    assert len(ran) == steps_by_then, "no step runs after the work was stopped"

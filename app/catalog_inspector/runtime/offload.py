@@ -5,7 +5,10 @@ disk-bound done in a coroutine freezes the window for its whole duration.
 Exports, diffs and file writes go to a small pool of threads here. Untrusted
 JSON Schema validation does not: a catastrophic `pattern` can run for minutes
 and a thread cannot be stopped, so it goes to the killable sandbox process
-(`core.calls.sandbox`), which the runtime owns through this object too.
+(`core.calls.sandbox`), which the runtime owns through this object too. And a
+computation over a whole catalog (a drift report) runs on the GUI thread itself,
+a few milliseconds between events (`in_slices`): on a thread it would hold up
+every call Qt makes into Python while it runs (`core.steps` says why).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from catalog_inspector.core.calls import ResultVerdict, Sandbox, Validation
+from catalog_inspector.core.steps import Steps, advance
 
 __all__ = ["VALIDATION_BUDGET", "Offload", "OffloadClosed"]
 
@@ -55,6 +59,20 @@ class Offload:
         if self.closed:
             raise OffloadClosed("the runtime is shutting down")
         return await asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
+
+    async def in_slices(self, steps: Steps[T]) -> T:
+        """Run `steps` on the event loop, a slice of a few milliseconds at a time, the window's events between.
+
+        Raises:
+            OffloadClosed: the runtime began shutting down before it ended.
+        """
+        while True:
+            if self.closed:
+                raise OffloadClosed("the runtime is shutting down")
+            done, result = advance(steps)
+            if done:
+                return result  # type: ignore[return-value]
+            await asyncio.sleep(0)
 
     async def validate(self, schema: Any, instance: Any) -> Validation:
         """Validate untrusted data within the budget (an over-budget check says so; the app never stalls)."""

@@ -2,9 +2,11 @@
 
 Every accepted catalog is kept in the history (when there is one) and diffed
 against the catalog accepted before it, in this run or, after a restart, the
-newest one kept on disk. Reading, diffing, digesting and writing all run on the
-offload threads; the GUI thread only receives the finished report. One
-server's reports are made in the order its catalogs were accepted.
+newest one kept on disk. Reading and writing run on the offload threads; the
+diff, the approval's digests and the collisions run on the GUI thread a few
+milliseconds between its events (`Offload.in_slices`: on a thread they held up
+every call Qt makes into Python). One server's reports are made in the order its
+catalogs were accepted.
 
 Every job runs in the runtime's task set: a file that cannot be read or written,
 or a bug, reaches the message bridge with the server's name, never silence.
@@ -13,7 +15,7 @@ or a bug, reaches the message bridge with the server's name, never silence.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -26,22 +28,21 @@ from catalog_inspector.core.drift import (
     CatalogDiff,
     Comparison,
     DriftReport,
-    DriftRow,
     Entry,
     History,
     PinCheck,
     Pins,
-    Severity,
-    build_report,
+    build_report_steps,
     catalog_items,
-    check_pins,
-    collisions,
-    diff_catalogs,
+    check_pins_steps,
+    collisions_steps,
+    diff_catalogs_steps,
     forget_pins,
     load_pins,
-    rows_of,
+    rows_steps,
     save_pins,
 )
+from catalog_inspector.core.steps import EVERY, Steps
 from catalog_inspector.runtime.messages import MessageBridge, failure_words
 from catalog_inspector.runtime.offload import Offload, OffloadClosed
 from catalog_inspector.runtime.profile_walks import ProfileWalks
@@ -51,8 +52,15 @@ from catalog_inspector.runtime.tasks import TaskSet
 __all__ = ["Comparison", "DriftTracker"]
 
 
-def _collisions_of(accepted: dict[str, tuple[dict[str, Any], ...]]) -> dict[str, tuple[str, ...]]:
-    return collisions({name: [str(tool.get("name", "")) for tool in tools] for name, tools in accepted.items()})
+def _collisions_of(accepted: dict[str, tuple[dict[str, Any], ...]]) -> Steps[dict[str, tuple[str, ...]]]:
+    names: dict[str, list[str]] = {}
+    for server, tools in accepted.items():
+        names[server] = []
+        for count, tool in enumerate(tools, 1):
+            names[server].append(str(tool.get("name", "")))
+            if count % EVERY == 0:
+                yield
+    return (yield from collisions_steps(names))
 
 
 def _with_pins(report: DriftReport, pins: PinCheck | None) -> DriftReport:
@@ -198,7 +206,8 @@ class DriftTracker(QObject):
         name = spec.name
         async with self._lock(name):
             try:
-                report, pins = await self._offload.run(self._report, spec, previous, snapshot, after_stale)
+                previous, pins = await self._offload.run(self._compared_with, spec, previous)
+                report = await self._offload.in_slices(build_report_steps(previous, snapshot, pins, after_stale))
             except OffloadClosed:
                 return  # shutting down
             except Exception as exc:  # a damaged file must not cost the user the catalog: it comes without drift
@@ -219,16 +228,14 @@ class DriftTracker(QObject):
                     self._messages.error(f"could not keep the catalog in the history: {failure_words(exc)}", name)
             await self._refresh_entries(spec)
 
-    def _report(
-        self, spec: ServerSpec, previous: Snapshot | None, snapshot: Snapshot, after_stale: bool
-    ) -> tuple[DriftReport, Pins | None]:
-        """On a worker thread: load what to compare with, diff, check the approval."""
+    def _compared_with(self, spec: ServerSpec, previous: Snapshot | None) -> tuple[Snapshot | None, Pins | None]:
+        """On a worker thread: what to compare with (the history's latest when this run has none) and the approval."""
         history = self.history
         if previous is None and history is not None:
             latest = history.latest(spec)
             previous = latest[1] if latest is not None else None
         pins = load_pins(history.directory(spec)) if history is not None else self.pins.get(spec.name)
-        return build_report(previous, snapshot, pins, after_stale), pins
+        return previous, pins
 
     async def _refresh_entries(self, spec: ServerSpec) -> None:
         if self.history is None:
@@ -246,10 +253,10 @@ class DriftTracker(QObject):
         self.history_changed.emit(spec.name)
 
     async def _collide(self) -> None:
-        # The accepted lists are immutable tuples: their names are read on the thread (100,000 tools: ~90 ms).
+        # The accepted lists are immutable tuples: their names are read in slices (100,000 tools: ~90 ms).
         accepted = {name: s.accepted.tools.items for name, s in self._supervisors.items() if s.accepted is not None}
         try:
-            found = await self._offload.run(_collisions_of, accepted)
+            found = await self._offload.in_slices(_collisions_of(accepted))
         except OffloadClosed:
             return
         if found != self.collisions:
@@ -309,10 +316,10 @@ class DriftTracker(QObject):
         stamp = datetime.now(UTC).isoformat(timespec="milliseconds")
         async with self._lock(spec.name):
             try:
-                pins = await self._offload.run(Pins.of, snapshot.tools.items, stamp)
+                pins = await self._offload.in_slices(Pins.of_steps(snapshot.tools.items, stamp))
                 if self.history is not None:
                     await self._offload.run(save_pins, self.history.directory(spec), pins)
-                check = await self._offload.run(check_pins, pins, snapshot.tools.items)
+                check = await self._offload.in_slices(check_pins_steps(pins, snapshot.tools.items))
             except OffloadClosed:
                 return
             if not self._follows(spec):
@@ -366,36 +373,34 @@ class DriftTracker(QObject):
             self.comparison_ready.emit(name, Comparison(old_label, new_label, error="no catalog is shown now"))
             return
         try:
-            diff, rows, counts = await self._offload.run(self._compare_rows, old, new)
+            sides = await self._offload.run(self._load, old, new)
+            diff = await self._offload.in_slices(diff_catalogs_steps(*sides))
+            rows = tuple(await self._offload.in_slices(rows_steps(diff)))
         except OffloadClosed:
             return
         except Exception as exc:  # a damaged kept file, or a bug: the user hears why either way
             message = f"could not read a kept snapshot: {type(exc).__name__}: {exc}"
             self.comparison_ready.emit(name, Comparison(old_label, new_label, error=message))
             return
-        self.comparison_ready.emit(name, Comparison(old_label, new_label, diff, rows=rows, counts=counts))
+        self.comparison_ready.emit(name, Comparison(old_label, new_label, diff, rows=rows, counts=diff.counts()))
 
     async def compare(self, old: Entry | Snapshot, new: Entry | Snapshot) -> CatalogDiff:
-        """The drift between any two catalogs (kept snapshots or live ones), computed off the GUI thread.
+        """The drift between any two catalogs (kept snapshots or live ones); files are read off the GUI thread.
 
         Raises:
             OSError, ValueError: a kept snapshot could not be read.
             RuntimeError: the runtime is shutting down.
         """
-        return await self._offload.run(self._compare, old, new)
+        sides = await self._offload.run(self._load, old, new)
+        return await self._offload.in_slices(diff_catalogs_steps(*sides))
 
-    def _compare_rows(
-        self, old: Entry, new: Entry | Snapshot
-    ) -> tuple[CatalogDiff, tuple[DriftRow, ...], dict[Severity, int]]:
-        """On a worker thread: the diff and what the table and the summary need of it (linear in its changes)."""
-        diff = self._compare(old, new)
-        return diff, tuple(rows_of(diff)), diff.counts()
+    def _load(self, *sides: Entry | Snapshot) -> list[dict[str, Sequence[dict[str, Any]]]]:
+        """On a worker thread: each side's lists (a kept snapshot is read from its file)."""
 
-    def _compare(self, old: Entry | Snapshot, new: Entry | Snapshot) -> CatalogDiff:
         def load(side: Entry | Snapshot) -> Snapshot:
             if isinstance(side, Snapshot):
                 return side
             assert self.history is not None
             return self.history.load(side)
 
-        return diff_catalogs(catalog_items(load(old)), catalog_items(load(new)))
+        return [catalog_items(load(side)) for side in sides]

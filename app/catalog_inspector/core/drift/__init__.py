@@ -14,6 +14,7 @@ from catalog_inspector.core.drift.diff import (
     CatalogDiff,
     Severity,
     diff_catalogs,
+    diff_catalogs_steps,
 )
 from catalog_inspector.core.drift.history import (
     DEFAULT_KEEP,
@@ -24,6 +25,7 @@ from catalog_inspector.core.drift.pins import (
     PinCheck,
     Pins,
     check_pins,
+    check_pins_steps,
     forget_pins,
     load_pins,
     save_pins,
@@ -35,11 +37,14 @@ from catalog_inspector.core.drift.report import (
     Duplicate,
     FirstPage,
     build_report,
+    build_report_steps,
     catalog_items,
     collisions,
+    collisions_steps,
     counts_words,
     duplicates_of,
     rows_of,
+    rows_steps,
 )
 
 __all__ = [
@@ -57,14 +62,19 @@ __all__ = [
     "Pins",
     "Severity",
     "build_report",
+    "build_report_steps",
     "catalog_items",
     "check_pins",
+    "check_pins_steps",
     "collisions",
+    "collisions_steps",
     "counts_words",
     "diff_catalogs",
+    "diff_catalogs_steps",
     "duplicates_of",
     "forget_pins",
     "load_pins",
     "rows_of",
+    "rows_steps",
     "save_pins",
 ]

@@ -40,6 +40,7 @@ from catalog_inspector.core.drift.severity import (
     segments,
     worst_of,
 )
+from catalog_inspector.core.steps import EVERY, Steps, run_whole
 
 __all__ = [
     "ABSENT",
@@ -52,8 +53,10 @@ __all__ = [
     "apply_changes",
     "describe_pointer",
     "diff_catalogs",
+    "diff_catalogs_steps",
     "diff_item",
     "diff_list",
+    "diff_list_steps",
 ]
 
 
@@ -203,29 +206,48 @@ def diff_list(list_name: str, old: Sequence[Mapping[str, Any]], new: Sequence[Ma
 
     A key repeated within one side is matched by its first item; later repeats are ignored.
     """
+    return run_whole(diff_list_steps(list_name, old, new))
+
+
+def diff_list_steps(
+    list_name: str, old: Sequence[Mapping[str, Any]], new: Sequence[Mapping[str, Any]]
+) -> Steps[ListDiff]:
+    """`diff_list` in small steps (`core.steps`)."""
     old_by_key: dict[str, Mapping[str, Any]] = {}
-    for item in old:
+    for count, item in enumerate(old, 1):
         old_by_key.setdefault(_key(list_name, item), item)
+        if count % EVERY == 0:
+            yield
     new_by_key: dict[str, Mapping[str, Any]] = {}
-    for item in new:
+    for count, item in enumerate(new, 1):
         new_by_key.setdefault(_key(list_name, item), item)
+        if count % EVERY == 0:
+            yield
     added = tuple(dict(item) for key, item in new_by_key.items() if key not in old_by_key)
+    yield
     removed = tuple(dict(item) for key, item in old_by_key.items() if key not in new_by_key)
+    yield
     changed: list[ItemChange] = []
-    for key, item in new_by_key.items():
+    for count, (key, item) in enumerate(new_by_key.items(), 1):
         before = old_by_key.get(key)
         if before is not None and before != item:  # the C-level compare; recurse only where it differs
             changes = diff_item(list_name, before, item)
             if changes:
                 changed.append(ItemChange(key, changes))
-    return ListDiff(list_name, added, removed, tuple(changed), _moves(old_by_key, new_by_key))
+            yield  # a deep item's diff can be long: a step of its own
+        elif count % EVERY == 0:
+            yield
+    moved = yield from _moves(old_by_key, new_by_key)
+    return ListDiff(list_name, added, removed, tuple(changed), moved)
 
 
-def _moves(old: Mapping[str, object], new: Mapping[str, object]) -> tuple[Move, ...]:
+def _moves(old: Mapping[str, object], new: Mapping[str, object]) -> Steps[tuple[Move, ...]]:
     """The shared keys outside a longest increasing subsequence of their old places, in new order."""
     old_shared = [key for key in old if key in new]
     old_place = {key: i for i, key in enumerate(old_shared)}
+    yield
     sequence = [old_place[key] for key in new if key in old_place]
+    yield
     # Patience sorting: tails[k] is the smallest old place ending an increasing run of length k+1.
     tails: list[int] = []
     tail_at: list[int] = []
@@ -239,21 +261,38 @@ def _moves(old: Mapping[str, object], new: Mapping[str, object]) -> tuple[Move, 
             tails[k] = value
             tail_at[k] = i
         previous[i] = tail_at[k - 1] if k else -1
+        if i % EVERY == 0:
+            yield
     kept = set()
     i = tail_at[-1] if tail_at else -1
     while i >= 0:
         kept.add(i)
         i = previous[i]
-    return tuple(
-        Move(old_shared[value], value, new_index) for new_index, value in enumerate(sequence) if new_index not in kept
-    )
+    yield
+    moves: list[Move] = []
+    for new_index, value in enumerate(sequence):
+        if new_index not in kept:
+            moves.append(Move(old_shared[value], value, new_index))
+            if len(moves) % EVERY == 0:
+                yield
+    return tuple(moves)
 
 
 def diff_catalogs(
     old: Mapping[str, Sequence[Mapping[str, Any]]], new: Mapping[str, Sequence[Mapping[str, Any]]]
 ) -> CatalogDiff:
     """Drift of every list; a list missing on one side counts as empty there."""
-    return CatalogDiff({name: diff_list(name, old.get(name, ()), new.get(name, ())) for name in LIST_NAMES})
+    return run_whole(diff_catalogs_steps(old, new))
+
+
+def diff_catalogs_steps(
+    old: Mapping[str, Sequence[Mapping[str, Any]]], new: Mapping[str, Sequence[Mapping[str, Any]]]
+) -> Steps[CatalogDiff]:
+    """`diff_catalogs` in small steps (`core.steps`)."""
+    lists: dict[str, ListDiff] = {}
+    for name in LIST_NAMES:
+        lists[name] = yield from diff_list_steps(name, old.get(name, ()), new.get(name, ()))
+    return CatalogDiff(lists)
 
 
 # --- the structural diff ------------------------------------------------------------------------

@@ -22,8 +22,19 @@ from typing import Any
 import rfc8785
 
 from catalog_inspector.core.files import MAX_CONFIG_BYTES, read_json, write_text_safely
+from catalog_inspector.core.steps import Steps, run_whole
 
-__all__ = ["DIGEST_FIELDS", "PinCheck", "Pins", "check_pins", "forget_pins", "load_pins", "save_pins", "tool_digest"]
+__all__ = [
+    "DIGEST_FIELDS",
+    "PinCheck",
+    "Pins",
+    "check_pins",
+    "check_pins_steps",
+    "forget_pins",
+    "load_pins",
+    "save_pins",
+    "tool_digest",
+]
 
 DIGEST_FIELDS = ("name", "title", "description", "annotations", "inputSchema", "outputSchema")
 PINS_FILE = "pins.json"
@@ -50,7 +61,16 @@ class Pins:
 
     @classmethod
     def of(cls, tools: Sequence[Mapping[str, Any]], approved_at: str) -> Pins:
-        return cls(approved_at, {str(tool.get("name", "")): tool_digest(tool) for tool in tools})
+        return run_whole(cls.of_steps(tools, approved_at))
+
+    @classmethod
+    def of_steps(cls, tools: Sequence[Mapping[str, Any]], approved_at: str) -> Steps[Pins]:
+        """`of` in small steps (`core.steps`): a digest a step."""
+        digests: dict[str, str] = {}
+        for tool in tools:
+            digests[str(tool.get("name", ""))] = tool_digest(tool)
+            yield
+        return cls(approved_at, digests)
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "approved_at": self.approved_at, "digests": dict(self.digests)}
@@ -87,6 +107,11 @@ class PinCheck:
 
 def check_pins(pins: Pins, tools: Sequence[Mapping[str, Any]]) -> PinCheck:
     """Compare a catalog's tools with an approval (linear in the catalog)."""
+    return run_whole(check_pins_steps(pins, tools))
+
+
+def check_pins_steps(pins: Pins, tools: Sequence[Mapping[str, Any]]) -> Steps[PinCheck]:
+    """`check_pins` in small steps (`core.steps`): a digest a step, each a canonical JSON encoding."""
     changed: list[str] = []
     added: list[str] = []
     seen: set[str] = set()
@@ -96,8 +121,10 @@ def check_pins(pins: Pins, tools: Sequence[Mapping[str, Any]]) -> PinCheck:
         pinned = pins.digests.get(name)
         if pinned is None:
             added.append(name)
-        elif pinned != tool_digest(tool):
-            changed.append(name)
+        else:
+            if pinned != tool_digest(tool):
+                changed.append(name)
+            yield
     removed = tuple(name for name in pins.digests if name not in seen)
     return PinCheck(pins.approved_at, tuple(changed), tuple(added), removed)
 

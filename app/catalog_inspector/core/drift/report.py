@@ -12,9 +12,10 @@ from functools import cached_property
 from typing import Any
 
 from catalog_inspector.core.catalog import LIST_KINDS, LIST_NAMES, Snapshot, item_key, taken_words
-from catalog_inspector.core.drift.diff import ABSENT, CatalogDiff, Change, Severity, diff_catalogs, diff_item
-from catalog_inspector.core.drift.pins import PinCheck, Pins, check_pins
+from catalog_inspector.core.drift.diff import ABSENT, CatalogDiff, Change, Severity, diff_catalogs_steps, diff_item
+from catalog_inspector.core.drift.pins import PinCheck, Pins, check_pins_steps
 from catalog_inspector.core.errors import ErrorKind
+from catalog_inspector.core.steps import EVERY, Steps, run_whole
 
 __all__ = [
     "Comparison",
@@ -23,12 +24,16 @@ __all__ = [
     "Duplicate",
     "FirstPage",
     "build_report",
+    "build_report_steps",
     "catalog_items",
     "counts_words",
     "collisions",
+    "collisions_steps",
     "duplicates_of",
     "first_page_only",
     "rows_of",
+    "rows_steps",
+    "first_page_steps",
 ]
 
 
@@ -56,38 +61,57 @@ class DriftRow:
 
 def rows_of(diff: CatalogDiff) -> list[DriftRow]:
     """Every change of `diff` as rows: breaking first, then warning, then info; lists in table order."""
-    rows: list[DriftRow] = []
+    return run_whole(rows_steps(diff))
+
+
+def rows_steps(diff: CatalogDiff) -> Steps[list[DriftRow]]:
+    """`rows_of` in small steps (`core.steps`)."""
+    # One list per severity, joined at the end: what a stable sort by severity gives, without the sort.
+    by_severity: dict[Severity, list[DriftRow]] = {Severity.BREAKING: [], Severity.WARNING: [], Severity.INFO: []}
+    made = 0
     for list_name, changes in diff.lists.items():
         noun = LIST_KINDS[list_name].key_noun
         for item in changes.removed:
             key = item_key(list_name, item)
-            rows.append(DriftRow(Severity.BREAKING, "removed", list_name, key, "", "", item, ABSENT, f"{noun} removed"))
+            row = DriftRow(Severity.BREAKING, "removed", list_name, key, "", "", item, ABSENT, f"{noun} removed")
+            by_severity[row.severity].append(row)
+            made += 1
+            if made % EVERY == 0:
+                yield
         for changed in changes.changed:
             for one in changed.changes:
-                rows.append(
-                    DriftRow(
-                        one.severity,
-                        "changed",
-                        list_name,
-                        changed.key,
-                        one.field,
-                        one.pointer,
-                        one.old,
-                        one.new,
-                        one.reason,
-                    )
+                row = DriftRow(
+                    one.severity,
+                    "changed",
+                    list_name,
+                    changed.key,
+                    one.field,
+                    one.pointer,
+                    one.old,
+                    one.new,
+                    one.reason,
                 )
+                by_severity[row.severity].append(row)
+                made += 1
+                if made % EVERY == 0:
+                    yield
         for item in changes.added:
             key = item_key(list_name, item)
-            rows.append(DriftRow(Severity.INFO, "added", list_name, key, "", "", ABSENT, item, f"{noun} added"))
+            by_severity[Severity.INFO].append(
+                DriftRow(Severity.INFO, "added", list_name, key, "", "", ABSENT, item, f"{noun} added")
+            )
+            made += 1
+            if made % EVERY == 0:
+                yield
         for move in changes.moved:
             reason = f"moved from place {move.old_index} to {move.new_index} among the items both catalogs have"
-            rows.append(
+            by_severity[Severity.INFO].append(
                 DriftRow(Severity.INFO, "moved", list_name, move.key, "", "", move.old_index, move.new_index, reason)
             )
-    rank = {Severity.BREAKING: 0, Severity.WARNING: 1, Severity.INFO: 2}
-    rows.sort(key=lambda row: rank[row.severity])  # stable: list and item order stay within a severity
-    return rows
+            made += 1
+            if made % EVERY == 0:
+                yield
+    return [row for rows in by_severity.values() for row in rows]
 
 
 @dataclass(frozen=True)
@@ -173,18 +197,37 @@ def build_report(
     base: Snapshot | None, new: Snapshot, pins: Pins | None = None, after_stale: bool = False
 ) -> DriftReport:
     """Diff `new` against `base` and check it against `pins` (linear in the catalogs)."""
-    diff = diff_catalogs(catalog_items(base), catalog_items(new)) if base is not None else None
-    check = check_pins(pins, new.tools.items) if pins is not None else None
+    return run_whole(build_report_steps(base, new, pins, after_stale))
+
+
+def build_report_steps(
+    base: Snapshot | None, new: Snapshot, pins: Pins | None = None, after_stale: bool = False
+) -> Steps[DriftReport]:
+    """`build_report` in small steps (`core.steps`): the window runs it between its events."""
+    diff = (yield from diff_catalogs_steps(catalog_items(base), catalog_items(new))) if base is not None else None
+    check = (yield from check_pins_steps(pins, new.tools.items)) if pins is not None else None
+    rows = (yield from rows_steps(diff)) if diff is not None else []
+    reach = yield from first_page_steps(new)
     report = DriftReport(
         taken_at=new.taken_at,
         base_taken_at=base.taken_at if base is not None else None,
         diff=diff,
         pins=check,
         after_stale=after_stale,
-        rows=tuple(rows_of(diff)) if diff is not None else (),
-        reach=first_page_only(new),
+        rows=tuple(rows),
+        reach=reach,
     )
-    _ = report.worst, report.counts  # computed here, on the worker: a sidebar repaint asks on every paint
+    if diff is not None:  # worked out here, not where it is shown: a sidebar repaint asks on every paint
+        counts = dict.fromkeys(Severity, 0)  # as `CatalogDiff.counts`
+        for one in diff.lists.values():
+            for done, severity in enumerate(one.severities(), 1):
+                counts[severity] += 1
+                if done % EVERY == 0:
+                    yield
+        report.__dict__["counts"] = counts
+        report.__dict__["worst"] = next(
+            (s for s in (Severity.BREAKING, Severity.WARNING, Severity.INFO) if counts[s]), None
+        )
     return report
 
 
@@ -243,12 +286,23 @@ class FirstPage:
 
 
 def first_page_only(snapshot: Snapshot, list_name: str = "tools") -> FirstPage:
+    return run_whole(first_page_steps(snapshot, list_name))
+
+
+def first_page_steps(snapshot: Snapshot, list_name: str = "tools") -> Steps[FirstPage]:
+    """`first_page_only` in small steps (`core.steps`)."""
     result = snapshot.lists[list_name]
     pages = result.pages
     first = set(pages[0].names) if pages else set()
-    keys = [item_key(list_name, item) for item in result.items]
-    hidden = tuple(key for key in keys if key not in first)
-    return FirstPage(list_name, len(keys) - len(hidden), len(keys), hidden)
+    hidden: list[str] = []
+    for count, item in enumerate(result.items, 1):
+        key = item_key(list_name, item)
+        if key not in first:
+            hidden.append(key)
+        if count % EVERY == 0:
+            yield
+    total = len(result.items)
+    return FirstPage(list_name, total - len(hidden), total, tuple(hidden))
 
 
 def collisions(catalogs: Mapping[str, Iterable[str]]) -> dict[str, tuple[str, ...]]:
@@ -257,10 +311,17 @@ def collisions(catalogs: Mapping[str, Iterable[str]]) -> dict[str, tuple[str, ..
     A host that aggregates servers under one name space (the SDK's
     `ClientSessionGroup`) would let the later server's tool silently win.
     """
+    return run_whole(collisions_steps(catalogs))
+
+
+def collisions_steps(catalogs: Mapping[str, Iterable[str]]) -> Steps[dict[str, tuple[str, ...]]]:
+    """`collisions` in small steps (`core.steps`)."""
     where: dict[str, list[str]] = {}
     for server, names in catalogs.items():
-        for name in dict.fromkeys(names):
+        for count, name in enumerate(dict.fromkeys(names), 1):
             where.setdefault(name, []).append(server)
+            if count % EVERY == 0:
+                yield
     return {name: tuple(servers) for name, servers in where.items() if len(servers) > 1}
 
 
