@@ -37,13 +37,19 @@ def run_whole(steps: Steps[T]) -> T:
         return done.value  # type: ignore[no-any-return]
 
 
-def advance(steps: Steps[T], seconds: float = SLICE_SECONDS) -> tuple[bool, T | None]:
-    """Run `steps` for about `seconds` (at least one step): `(True, result)` once it ended, else `(False, None)`."""
+def advance(steps: Steps[T], seconds: float = SLICE_SECONDS) -> tuple[bool, T | None, int]:
+    """Run `steps` for about `seconds` (at least one step).
+
+    Returns `(True, result, taken)` once it ended, else `(False, None, taken)`; `taken`: the steps this slice ran.
+    """
     end = time.perf_counter() + seconds
+    taken = 0
     try:
         next(steps)
+        taken = 1
         while time.perf_counter() < end:
             next(steps)
+            taken += 1
     except StopIteration as done:
-        return True, done.value
-    return False, None
+        return True, done.value, taken
+    return False, None, taken

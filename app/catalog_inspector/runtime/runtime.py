@@ -91,6 +91,7 @@ class Runtime(QObject):
         self.consent = consent
         self.problems = list(problems or [])
         self.collector = Collector(self)
+        self.offload.worked_through = self.collector.items_arrived  # sliced work makes catalog-sized data too
         self.tracker = DriftTracker([], self.offload, history, self.tasks, self.messages)
         self.calls = CallDesk([], self.offload, call_store, self.tasks, self.messages)
         self.signins = SignInDesk(self.offload, self.tasks, self.messages)

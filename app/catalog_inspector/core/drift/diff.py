@@ -223,10 +223,8 @@ def diff_list_steps(
         new_by_key.setdefault(_key(list_name, item), item)
         if count % EVERY == 0:
             yield
-    added = tuple(dict(item) for key, item in new_by_key.items() if key not in old_by_key)
-    yield
-    removed = tuple(dict(item) for key, item in old_by_key.items() if key not in new_by_key)
-    yield
+    added = yield from _only_in(new_by_key, old_by_key)
+    removed = yield from _only_in(old_by_key, new_by_key)
     changed: list[ItemChange] = []
     for count, (key, item) in enumerate(new_by_key.items(), 1):
         before = old_by_key.get(key)
@@ -241,13 +239,36 @@ def diff_list_steps(
     return ListDiff(list_name, added, removed, tuple(changed), moved)
 
 
+def _only_in(
+    these: Mapping[str, Mapping[str, Any]], others: Mapping[str, Mapping[str, Any]]
+) -> Steps[tuple[dict[str, Any], ...]]:
+    """Copies of the items of `these` whose key `others` lacks, in order."""
+    found: list[dict[str, Any]] = []
+    for count, (key, item) in enumerate(these.items(), 1):
+        if key not in others:
+            found.append(dict(item))
+        if count % EVERY == 0:
+            yield
+    return tuple(found)
+
+
 def _moves(old: Mapping[str, object], new: Mapping[str, object]) -> Steps[tuple[Move, ...]]:
     """The shared keys outside a longest increasing subsequence of their old places, in new order."""
-    old_shared = [key for key in old if key in new]
-    old_place = {key: i for i, key in enumerate(old_shared)}
-    yield
-    sequence = [old_place[key] for key in new if key in old_place]
-    yield
+    old_shared: list[str] = []
+    old_place: dict[str, int] = {}
+    for key in old:
+        if key in new:
+            old_place[key] = len(old_shared)
+            old_shared.append(key)
+            if len(old_shared) % EVERY == 0:
+                yield
+    sequence: list[int] = []
+    for count, key in enumerate(new, 1):
+        place = old_place.get(key)
+        if place is not None:
+            sequence.append(place)
+        if count % EVERY == 0:
+            yield
     # Patience sorting: tails[k] is the smallest old place ending an increasing run of length k+1.
     tails: list[int] = []
     tail_at: list[int] = []
@@ -268,7 +289,8 @@ def _moves(old: Mapping[str, object], new: Mapping[str, object]) -> Steps[tuple[
     while i >= 0:
         kept.add(i)
         i = previous[i]
-    yield
+        if len(kept) % EVERY == 0:
+            yield
     moves: list[Move] = []
     for new_index, value in enumerate(sequence):
         if new_index not in kept:

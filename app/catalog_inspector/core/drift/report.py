@@ -322,7 +322,13 @@ def collisions_steps(catalogs: Mapping[str, Iterable[str]]) -> Steps[dict[str, t
             where.setdefault(name, []).append(server)
             if count % EVERY == 0:
                 yield
-    return {name: tuple(servers) for name, servers in where.items() if len(servers) > 1}
+    found: dict[str, tuple[str, ...]] = {}
+    for count, (name, servers) in enumerate(where.items(), 1):
+        if len(servers) > 1:
+            found[name] = tuple(servers)
+        if count % EVERY == 0:
+            yield
+    return found
 
 
 @dataclass(frozen=True)
