@@ -185,3 +185,79 @@ async def test_work_in_slices_stops_between_slices_once_the_runtime_closes() -> 
     steps_by_then = len(ran)
     await asyncio.sleep(0)
     assert len(ran) == steps_by_then, "no step runs after the work was stopped"
+
+
+async def test_jobs_in_slices_take_turns_one_slice_a_turn_of_the_loop_and_each_ends_on_its_own() -> None:
+    from catalog_inspector.core.steps import Steps
+
+    offload = Offload()
+    offload.slice_seconds = 0.0  # one step a slice: the order of steps is the order of slices
+    seen: list[str] = []
+
+    def job(name: str, steps: int) -> Steps[str]:
+        for i in range(steps):
+            seen.append(f"{name}{i}")
+            yield
+        return f"{name} done"
+
+    ticking = [True]
+
+    def tick() -> None:  # another callback of the loop, rescheduled each turn as the slices are
+        if ticking[0]:
+            seen.append("turn")
+            asyncio.get_running_loop().call_soon(tick)
+
+    try:
+        with anyio.fail_after(WAIT):
+            first = asyncio.ensure_future(offload.in_slices(job("a", 3)))
+            second = asyncio.ensure_future(offload.in_slices(job("b", 2)))
+            await asyncio.sleep(0)
+            asyncio.get_running_loop().call_soon(tick)
+            assert await asyncio.gather(first, second) == ["a done", "b done"]
+            ticking[0] = False
+        steps = [s for s in seen if s != "turn"]
+        assert steps == ["a0", "b0", "a1", "b1", "a2"], "the jobs take turns, each to its own end"
+        between = seen[seen.index("b0") :]
+        assert all(x == "turn" or y == "turn" for x, y in zip(between, between[1:], strict=False)), seen
+    finally:
+        await offload.aclose()
+
+
+async def test_a_job_in_slices_that_fails_or_is_cancelled_goes_and_the_others_go_on() -> None:
+    from catalog_inspector.core.steps import Steps
+
+    offload = Offload()
+    offload.slice_seconds = 0.0
+    closed: list[str] = []
+
+    def failing() -> Steps[None]:
+        yield
+        raise ValueError("a bug of the job's own")
+
+    def endless() -> Steps[None]:
+        try:
+            while True:
+                yield
+        finally:
+            closed.append("endless")
+
+    def short() -> Steps[int]:
+        for _ in range(5):
+            yield
+        return 5
+
+    try:
+        with anyio.fail_after(WAIT):
+            doomed = asyncio.ensure_future(offload.in_slices(endless()))
+            failed = asyncio.ensure_future(offload.in_slices(failing()))
+            ok = asyncio.ensure_future(offload.in_slices(short()))
+            with pytest.raises(ValueError, match="job.s own"):
+                await failed
+            doomed.cancel()
+            assert await ok == 5
+            while not closed:
+                await asyncio.sleep(0)
+        assert closed == ["endless"], "a cancelled job's steps are closed, not left to run"
+        assert doomed.cancelled()
+    finally:
+        await offload.aclose()

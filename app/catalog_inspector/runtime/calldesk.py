@@ -14,7 +14,6 @@ read or written is said on the message bridge.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Coroutine
 from datetime import UTC, datetime
 from typing import Any
@@ -37,6 +36,7 @@ from catalog_inspector.core.calls import (
 )
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import ServerSpec
+from catalog_inspector.core.steps import Steps
 from catalog_inspector.runtime.messages import MessageBridge, failure_words
 from catalog_inspector.runtime.offload import Offload, OffloadClosed
 from catalog_inspector.runtime.supervisor import CallTicket, ServerSupervisor
@@ -44,8 +44,7 @@ from catalog_inspector.runtime.tasks import TaskSet
 
 __all__ = ["CallDesk"]
 
-LINT_SLICE_S = 0.004  # GUI-thread time per slice of a catalog's lint: well inside one frame
-LINT_BATCH = 10  # tools linted between two looks at the clock
+LINT_BATCH = 10  # tools linted a step
 ELICITATION_LINT = 50  # problems of one requested schema said
 
 
@@ -175,7 +174,7 @@ class CallDesk(QObject):
             )
 
     async def _lint_catalog(self, name: str, snapshot: Snapshot) -> None:
-        """Lint a whole catalog a slice per event, on this (the GUI's) thread.
+        """Lint a whole catalog in slices between events, on this (the GUI's) thread (`Offload.in_slices`).
 
         Structural checks only: the metaschema check (~1.5 ms a tool) is the Call tab's,
         for the tool picked. Not on a worker thread: this is pure Python, and a thread
@@ -183,22 +182,27 @@ class CallDesk(QObject):
         Python a repaint or a timer makes: at 10,000 tools (~0.3 s of lint) the window
         stalled for the whole lint, 350 ms at a time (`make bench`, walk stall).
         """
-        tools = snapshot.tools.items
-        found: dict[str, Any] = {}
-        done = 0
-        while done < len(tools):
-            started = time.perf_counter()
-            while done < len(tools) and time.perf_counter() - started < LINT_SLICE_S:
-                found.update(lint_tools(tools[done : done + LINT_BATCH], False))
-                done += LINT_BATCH
-            await asyncio.sleep(0)  # the window draws and answers between slices
-            supervisor = next((s for s in self._supervisors if s.spec.name == name), None)
-            if supervisor is None or supervisor.accepted is not snapshot:
-                return  # superseded by a newer catalog (or the server is gone): its lint is the one that counts
+        try:
+            found = await self._offload.in_slices(self._lint_steps(name, snapshot))
+        except OffloadClosed:
+            return  # shutting down
+        if found is None:
+            return  # superseded by a newer catalog (or the server is gone): its lint is the one that counts
         for tool, issues in exclusion_issues(snapshot.excluded_tools).items():
             found[tool] = (*issues, *found.get(tool, ()))
         self.lints[name] = found
         self.catalog_linted.emit(name)
+
+    def _lint_steps(self, name: str, snapshot: Snapshot) -> Steps[dict[str, Any] | None]:
+        tools = snapshot.tools.items
+        found: dict[str, Any] = {}
+        for done in range(0, len(tools), LINT_BATCH):
+            found.update(lint_tools(tools[done : done + LINT_BATCH], False))
+            yield
+            supervisor = next((s for s in self._supervisors if s.spec.name == name), None)
+            if supervisor is None or supervisor.accepted is not snapshot:
+                return None
+        return found
 
     # -- history ---------------------------------------------------------------
     def load(self, name: str) -> None:

@@ -14,12 +14,13 @@ every call Qt makes into Python while it runs (`core.steps` says why).
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from catalog_inspector.core.calls import ResultVerdict, Sandbox, Validation
-from catalog_inspector.core.steps import EVERY, Steps, advance
+from catalog_inspector.core.steps import EVERY, SLICE_SECONDS, Steps, advance
 
 __all__ = ["VALIDATION_BUDGET", "Offload", "OffloadClosed"]
 
@@ -40,6 +41,7 @@ class Offload:
         closed: no new work is accepted.
         sandbox: where untrusted schemas are validated (a process killed when over its budget).
         budget: seconds one validation may take.
+        slice_seconds: how long one slice of `in_slices` work runs (at least one step).
         worked_through: told after each slice of `in_slices` work how many items it went through, at most.
     """
 
@@ -51,6 +53,8 @@ class Offload:
         # Told after each slice how many catalog items it went through, at most (the runtime's collector counts
         # them: a report's rows left in the collector's sight made full collections of 50-140 ms at 100,000 tools).
         self.worked_through: Callable[[int], None] | None = None
+        self.slice_seconds = SLICE_SECONDS
+        self._sliced: deque[tuple[Steps[Any], asyncio.Future[Any]]] = deque()
 
     def submit(self, fn: Callable[[], object]) -> Future[object] | None:
         """Fire and forget (e.g. a registry write); None once closed."""
@@ -65,20 +69,48 @@ class Offload:
         return await asyncio.get_running_loop().run_in_executor(self._threads, fn, *args)
 
     async def in_slices(self, steps: Steps[T]) -> T:
-        """Run `steps` on the event loop, a slice of a few milliseconds at a time, the window's events between.
+        """Run `steps` on the event loop a slice at a time, the window's events between (`core.steps`).
+
+        Every sliced job shares one queue, taken in turns, one slice per turn of the
+        event loop: three jobs at once (a report, the collisions, the lint) add up to
+        one slice between two repaints, not three.
 
         Raises:
             OffloadClosed: the runtime began shutting down before it ended.
         """
-        while True:
-            if self.closed:
-                raise OffloadClosed("the runtime is shutting down")
-            done, result, taken = advance(steps)
-            if self.worked_through is not None:
-                self.worked_through(taken * EVERY)
-            if done:
-                return result  # type: ignore[return-value]
-            await asyncio.sleep(0)
+        if self.closed:
+            raise OffloadClosed("the runtime is shutting down")
+        loop = asyncio.get_running_loop()
+        answer: asyncio.Future[T] = loop.create_future()
+        self._sliced.append((steps, answer))
+        if len(self._sliced) == 1:
+            loop.call_soon(self._next_slice)
+        return await answer
+
+    def _next_slice(self) -> None:
+        """One slice of the job whose turn it is; the job goes to the back of the queue until it ends."""
+        if not self._sliced:
+            return
+        steps, answer = self._sliced.popleft()
+        if answer.done():  # its awaiter was cancelled
+            steps.close()
+        elif self.closed:
+            steps.close()
+            answer.set_exception(OffloadClosed("the runtime is shutting down"))
+        else:
+            try:
+                done, result, taken = advance(steps, self.slice_seconds)
+            except BaseException as exc:  # the job's own failure is its awaiter's to report
+                answer.set_exception(exc)
+            else:
+                if self.worked_through is not None:
+                    self.worked_through(taken * EVERY)
+                if done:
+                    answer.set_result(result)
+                else:
+                    self._sliced.append((steps, answer))
+        if self._sliced:
+            asyncio.get_running_loop().call_soon(self._next_slice)
 
     async def validate(self, schema: Any, instance: Any) -> Validation:
         """Validate untrusted data within the budget (an over-budget check says so; the app never stalls)."""
@@ -91,5 +123,10 @@ class Offload:
     async def aclose(self) -> None:
         """Stop accepting work; queued work that has not started is dropped; the sandbox worker is killed."""
         self.closed = True
+        while self._sliced:  # sliced work stops between two slices
+            steps, answer = self._sliced.popleft()
+            steps.close()
+            if not answer.done():
+                answer.set_exception(OffloadClosed("the runtime is shutting down"))
         self._threads.shutdown(wait=False, cancel_futures=True)
         await self.sandbox.aclose()
