@@ -19,8 +19,10 @@ run: $(STAMP)
 # of a worker's time is spent waiting on its servers and deadlines. Two more per core let timed fault
 # cases miss their limits on a 2-core machine. Idle workers steal queued tests. WORKERS=0 runs in-process.
 WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
+# Byte code is written even where the environment says not to (as this machine's image does): every server and
+# CLI a test starts as a real process would otherwise compile the package again (4:19 → 3:49 here).
 test: $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n $(WORKERS) $(if $(filter 0,$(WORKERS)),,--dist worksteal) $(PYTEST_ARGS)
+	PYTHONDONTWRITEBYTECODE= QT_QPA_PLATFORM=offscreen $(PY) -m pytest -n $(WORKERS) $(if $(filter 0,$(WORKERS)),,--dist worksteal) $(PYTEST_ARGS)
 
 # The official MCP Inspector (its CLI) and Node 22, from npm into .bench/ the first time, for the comparison.
 BENCH_DIR := .bench
