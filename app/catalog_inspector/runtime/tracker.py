@@ -36,6 +36,7 @@ from catalog_inspector.core.drift import (
     catalog_items,
     check_pins_steps,
     collisions_steps,
+    counts_steps,
     diff_catalogs_steps,
     forget_pins,
     load_pins,
@@ -376,13 +377,14 @@ class DriftTracker(QObject):
             sides = await self._offload.run(self._load, old, new)
             diff = await self._offload.in_slices(diff_catalogs_steps(*sides))
             rows = tuple(await self._offload.in_slices(rows_steps(diff)))
+            counts = await self._offload.in_slices(counts_steps(diff))
         except OffloadClosed:
             return
         except Exception as exc:  # a damaged kept file, or a bug: the user hears why either way
             message = f"could not read a kept snapshot: {type(exc).__name__}: {exc}"
             self.comparison_ready.emit(name, Comparison(old_label, new_label, error=message))
             return
-        self.comparison_ready.emit(name, Comparison(old_label, new_label, diff, rows=rows, counts=diff.counts()))
+        self.comparison_ready.emit(name, Comparison(old_label, new_label, diff, rows=rows, counts=counts))
 
     async def compare(self, old: Entry | Snapshot, new: Entry | Snapshot) -> CatalogDiff:
         """The drift between any two catalogs (kept snapshots or live ones); files are read off the GUI thread.

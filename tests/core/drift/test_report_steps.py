@@ -16,6 +16,7 @@ from catalog_inspector.core.drift import (
     check_pins_steps,
     collisions,
     collisions_steps,
+    counts_steps,
     diff_catalogs,
     rows_of,
 )
@@ -82,6 +83,7 @@ def test_the_worst_change_and_the_counts_worked_out_in_steps_are_the_diffs_own(e
     assert report.diff is not None
     assert report.worst is worst and report.worst == report.diff.worst()
     assert report.counts == report.diff.counts() and list(report.counts) == list(Severity)
+    assert run_whole(counts_steps(report.diff)) == report.diff.counts(), "as a comparison counts them"
 
 
 def test_rows_come_worst_first_keeping_list_and_item_order_within_a_severity() -> None:

@@ -26,6 +26,7 @@ __all__ = [
     "build_report",
     "build_report_steps",
     "catalog_items",
+    "counts_steps",
     "counts_words",
     "collisions",
     "collisions_steps",
@@ -218,17 +219,23 @@ def build_report_steps(
         reach=reach,
     )
     if diff is not None:  # worked out here, not where it is shown: a sidebar repaint asks on every paint
-        counts = dict.fromkeys(Severity, 0)  # as `CatalogDiff.counts`
-        for one in diff.lists.values():
-            for done, severity in enumerate(one.severities(), 1):
-                counts[severity] += 1
-                if done % EVERY == 0:
-                    yield
+        counts = yield from counts_steps(diff)
         report.__dict__["counts"] = counts
         report.__dict__["worst"] = next(
             (s for s in (Severity.BREAKING, Severity.WARNING, Severity.INFO) if counts[s]), None
         )
     return report
+
+
+def counts_steps(diff: CatalogDiff) -> Steps[dict[Severity, int]]:
+    """`CatalogDiff.counts` in small steps (`core.steps`)."""
+    counts = dict.fromkeys(Severity, 0)
+    for one in diff.lists.values():
+        for done, severity in enumerate(one.severities(), 1):
+            counts[severity] += 1
+            if done % EVERY == 0:
+                yield
+    return counts
 
 
 @dataclass(frozen=True)
