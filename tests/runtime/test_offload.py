@@ -12,7 +12,7 @@ import pytest
 from catalog_inspector.core.calls import Failure
 from catalog_inspector.runtime.offload import THREADS, Offload, OffloadClosed
 from catalog_inspector.runtime.tasks import TaskSet
-from tests.helpers import alive
+from tests.helpers import alive, next_turn
 
 pytestmark = pytest.mark.anyio  # asyncio: the conftest's anyio_backend
 
@@ -168,14 +168,16 @@ async def test_work_in_slices_stops_between_slices_once_the_runtime_closes() -> 
     offload = Offload()
     ran: list[int] = []
 
+    started = asyncio.Event()
+
     def endless() -> Steps[None]:
         while True:
             ran.append(1)
+            started.set()
             yield
 
     async def close_soon() -> None:
-        while not ran:
-            await asyncio.sleep(0)
+        await started.wait()
         await offload.aclose()
 
     closing = asyncio.ensure_future(close_soon())
@@ -183,7 +185,7 @@ async def test_work_in_slices_stops_between_slices_once_the_runtime_closes() -> 
         await offload.in_slices(endless())
     await closing
     steps_by_then = len(ran)
-    await asyncio.sleep(0)
+    await next_turn()
     assert len(ran) == steps_by_then, "no step runs after the work was stopped"
 
 
@@ -211,7 +213,7 @@ async def test_jobs_in_slices_take_turns_one_slice_a_turn_of_the_loop_and_each_e
         with anyio.fail_after(WAIT):
             first = asyncio.ensure_future(offload.in_slices(job("a", 3)))
             second = asyncio.ensure_future(offload.in_slices(job("b", 2)))
-            await asyncio.sleep(0)
+            await next_turn()
             asyncio.get_running_loop().call_soon(tick)
             assert await asyncio.gather(first, second) == ["a done", "b done"]
             ticking[0] = False
@@ -229,6 +231,7 @@ async def test_a_job_in_slices_that_fails_or_is_cancelled_goes_and_the_others_go
     offload = Offload()
     offload.slice_seconds = 0.0
     closed: list[str] = []
+    gone = asyncio.Event()
 
     def failing() -> Steps[None]:
         yield
@@ -240,6 +243,7 @@ async def test_a_job_in_slices_that_fails_or_is_cancelled_goes_and_the_others_go
                 yield
         finally:
             closed.append("endless")
+            gone.set()
 
     def short() -> Steps[int]:
         for _ in range(5):
@@ -255,8 +259,7 @@ async def test_a_job_in_slices_that_fails_or_is_cancelled_goes_and_the_others_go
                 await failed
             doomed.cancel()
             assert await ok == 5
-            while not closed:
-                await asyncio.sleep(0)
+            await gone.wait()
         assert closed == ["endless"], "a cancelled job's steps are closed, not left to run"
         assert doomed.cancelled()
     finally:
