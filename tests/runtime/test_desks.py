@@ -128,7 +128,7 @@ def _tracker(desk: Desk, tmp_path: Path) -> tuple[DriftTracker, ServerSupervisor
         ("build_report_steps", TypeError("a bug of ours"), "could not compare with the history: TypeError"),
         ("save", OSError(28, "No space left on device"), "could not keep the catalog in the history: No space"),
         ("entries", OSError(13, "Permission denied"), "could not list the kept snapshots: Permission denied"),
-        ("_collisions_of", TypeError("a bug of ours"), "could not compare tool names across servers: TypeError"),
+        ("collisions_steps", TypeError("a bug of ours"), "could not compare tool names across servers: TypeError"),
     ],
 )
 def test_each_job_that_follows_an_accepted_catalog_reports_its_failure(

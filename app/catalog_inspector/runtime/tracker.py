@@ -43,7 +43,7 @@ from catalog_inspector.core.drift import (
     rows_steps,
     save_pins,
 )
-from catalog_inspector.core.steps import EVERY, Steps
+from catalog_inspector.core.steps import Steps
 from catalog_inspector.runtime.messages import MessageBridge, failure_words
 from catalog_inspector.runtime.offload import Offload, OffloadClosed
 from catalog_inspector.runtime.profile_walks import ProfileWalks
@@ -54,14 +54,7 @@ __all__ = ["Comparison", "DriftTracker"]
 
 
 def _collisions_of(accepted: dict[str, tuple[dict[str, Any], ...]]) -> Steps[dict[str, tuple[str, ...]]]:
-    names: dict[str, list[str]] = {}
-    for server, tools in accepted.items():
-        names[server] = []
-        for count, tool in enumerate(tools, 1):
-            names[server].append(str(tool.get("name", "")))
-            if count % EVERY == 0:
-                yield
-    return (yield from collisions_steps(names))
+    return collisions_steps({name: (str(tool.get("name", "")) for tool in tools) for name, tools in accepted.items()})
 
 
 def _with_pins(report: DriftReport, pins: PinCheck | None) -> DriftReport:

@@ -6,7 +6,7 @@ the GUI thread, the UI and the CLI only read them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -14,6 +14,7 @@ from typing import Any
 from catalog_inspector.core.catalog import LIST_KINDS, LIST_NAMES, Snapshot, item_key, taken_words
 from catalog_inspector.core.drift.diff import ABSENT, CatalogDiff, Change, Severity, diff_catalogs_steps, diff_item
 from catalog_inspector.core.drift.pins import PinCheck, Pins, check_pins_steps
+from catalog_inspector.core.drift.severity import worst_of
 from catalog_inspector.core.errors import ErrorKind
 from catalog_inspector.core.steps import EVERY, Steps, run_whole
 
@@ -32,9 +33,9 @@ __all__ = [
     "collisions_steps",
     "duplicates_of",
     "first_page_only",
+    "first_page_steps",
     "rows_of",
     "rows_steps",
-    "first_page_steps",
 ]
 
 
@@ -69,19 +70,23 @@ def rows_steps(diff: CatalogDiff) -> Steps[list[DriftRow]]:
     """`rows_of` in small steps (`core.steps`)."""
     # One list per severity, joined at the end: what a stable sort by severity gives, without the sort.
     by_severity: dict[Severity, list[DriftRow]] = {Severity.BREAKING: [], Severity.WARNING: [], Severity.INFO: []}
-    made = 0
+    for made, row in enumerate(_rows(diff), 1):
+        by_severity[row.severity].append(row)
+        if made % EVERY == 0:
+            yield
+    return [row for rows in by_severity.values() for row in rows]
+
+
+def _rows(diff: CatalogDiff) -> Iterator[DriftRow]:
+    """The rows of `diff` list by list: removed, changed, added, moved."""
     for list_name, changes in diff.lists.items():
         noun = LIST_KINDS[list_name].key_noun
         for item in changes.removed:
             key = item_key(list_name, item)
-            row = DriftRow(Severity.BREAKING, "removed", list_name, key, "", "", item, ABSENT, f"{noun} removed")
-            by_severity[row.severity].append(row)
-            made += 1
-            if made % EVERY == 0:
-                yield
+            yield DriftRow(Severity.BREAKING, "removed", list_name, key, "", "", item, ABSENT, f"{noun} removed")
         for changed in changes.changed:
             for one in changed.changes:
-                row = DriftRow(
+                yield DriftRow(
                     one.severity,
                     "changed",
                     list_name,
@@ -92,27 +97,12 @@ def rows_steps(diff: CatalogDiff) -> Steps[list[DriftRow]]:
                     one.new,
                     one.reason,
                 )
-                by_severity[row.severity].append(row)
-                made += 1
-                if made % EVERY == 0:
-                    yield
         for item in changes.added:
             key = item_key(list_name, item)
-            by_severity[Severity.INFO].append(
-                DriftRow(Severity.INFO, "added", list_name, key, "", "", ABSENT, item, f"{noun} added")
-            )
-            made += 1
-            if made % EVERY == 0:
-                yield
+            yield DriftRow(Severity.INFO, "added", list_name, key, "", "", ABSENT, item, f"{noun} added")
         for move in changes.moved:
             reason = f"moved from place {move.old_index} to {move.new_index} among the items both catalogs have"
-            by_severity[Severity.INFO].append(
-                DriftRow(Severity.INFO, "moved", list_name, move.key, "", "", move.old_index, move.new_index, reason)
-            )
-            made += 1
-            if made % EVERY == 0:
-                yield
-    return [row for rows in by_severity.values() for row in rows]
+            yield DriftRow(Severity.INFO, "moved", list_name, move.key, "", "", move.old_index, move.new_index, reason)
 
 
 @dataclass(frozen=True)
@@ -221,9 +211,7 @@ def build_report_steps(
     if diff is not None:  # worked out here, not where it is shown: a sidebar repaint asks on every paint
         counts = yield from counts_steps(diff)
         report.__dict__["counts"] = counts
-        report.__dict__["worst"] = next(
-            (s for s in (Severity.BREAKING, Severity.WARNING, Severity.INFO) if counts[s]), None
-        )
+        report.__dict__["worst"] = worst_of(severity for severity, n in counts.items() if n)
     return report
 
 
@@ -322,11 +310,14 @@ def collisions(catalogs: Mapping[str, Iterable[str]]) -> dict[str, tuple[str, ..
 
 
 def collisions_steps(catalogs: Mapping[str, Iterable[str]]) -> Steps[dict[str, tuple[str, ...]]]:
-    """`collisions` in small steps (`core.steps`)."""
+    """`collisions` in small steps (`core.steps`); each server's names may be read lazily."""
     where: dict[str, list[str]] = {}
     for server, names in catalogs.items():
-        for count, name in enumerate(dict.fromkeys(names), 1):
-            where.setdefault(name, []).append(server)
+        seen: set[str] = set()
+        for count, name in enumerate(names, 1):
+            if name not in seen:
+                seen.add(name)
+                where.setdefault(name, []).append(server)
             if count % EVERY == 0:
                 yield
     found: dict[str, tuple[str, ...]] = {}
