@@ -17,6 +17,16 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture
+def runtimes(qtbot: Any, qloop: Any, tmp_path: Path) -> Iterator[Any]:
+    """Runtimes whose spawns are recorded; shut down at teardown, with proof that no process is left."""
+    from tests.helpers import Runtimes
+
+    made = Runtimes(qtbot, tmp_path)
+    yield made
+    made.teardown()
+
+
+@pytest.fixture
 def test_keyring(tmp_path: Path) -> Iterator[Any]:
     """A keyring of the tests' own (a JSON file under tmp_path) for this process, for the test's duration."""
     from tests.fixtures.file_keyring import selected

@@ -11,10 +11,14 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from catalog_inspector.core.config import ServerSpec
+from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.processes import ProcessRegistry
 from tests.cli_runner import ZYGOTE
+
+if TYPE_CHECKING:
+    from catalog_inspector.runtime import Runtime
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -198,3 +202,33 @@ async def next_turn() -> None:
     turned = asyncio.Event()
     asyncio.get_running_loop().call_soon(turned.set)
     await turned.wait()
+
+
+RUNTIME_LIMITS = Limits(request_timeout=5.0, deadline=30.0)
+RUNTIME_WAIT = 20_000  # ms
+
+
+class Runtimes:
+    """Makes runtimes whose spawns are recorded; at teardown shuts them down and proves no process is left."""
+
+    def __init__(self, qtbot: Any, tmp_path: Path) -> None:  # qtbot: pytest-qt's
+        self.qtbot = qtbot
+        self.tmp_path = tmp_path
+        self.made: list[Runtime] = []
+        self.pids: list[int] = []
+
+    def runtime(self, specs: list[ServerSpec], **desks: Any) -> Runtime:
+        registry = recording_registry(self.tmp_path / f"sessions-{len(self.made)}", self.pids)
+        from catalog_inspector.runtime import Runtime
+
+        runtime = Runtime(specs, RUNTIME_LIMITS, registry, **desks)
+        self.made.append(runtime)
+        return runtime
+
+    def teardown(self) -> None:
+        for runtime in self.made:
+            if not runtime._shutting_down:
+                with self.qtbot.waitSignal(runtime.shutdown_finished, timeout=RUNTIME_WAIT):
+                    runtime.shutdown()
+        if self.pids:
+            spin_until_gone(self.qtbot, self.pids)

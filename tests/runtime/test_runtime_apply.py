@@ -4,7 +4,7 @@ catalog and report), replaces what changed, and leaves no process of what went; 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,42 +15,11 @@ from catalog_inspector.core.config import EntryProblem, Limits, ServerSpec
 from catalog_inspector.core.drift import History, Pins, save_pins
 from catalog_inspector.core.steps import run_whole
 from catalog_inspector.runtime import Runtime, ServerState, ServerSupervisor
-from tests.helpers import alive, demo_spec, next_turn, pids_in, recording_registry, spin_until_gone
+from tests.helpers import Runtimes, alive, demo_spec, next_turn, pids_in, spin_until_gone
 from tests.runtime.test_desks import snapshot
 
 LIMITS = Limits(request_timeout=5.0, deadline=30.0)
 WAIT = 20_000
-
-
-class Runtimes:
-    """Makes runtimes whose spawns are recorded; at teardown shuts them down and proves no process is left."""
-
-    def __init__(self, qtbot: Any, tmp_path: Path) -> None:
-        self.qtbot = qtbot
-        self.tmp_path = tmp_path
-        self.made: list[Runtime] = []
-        self.pids: list[int] = []
-
-    def runtime(self, specs: list[ServerSpec], **desks: Any) -> Runtime:
-        registry = recording_registry(self.tmp_path / f"sessions-{len(self.made)}", self.pids)
-        runtime = Runtime(specs, LIMITS, registry, **desks)
-        self.made.append(runtime)
-        return runtime
-
-    def teardown(self) -> None:
-        for runtime in self.made:
-            if not runtime._shutting_down:
-                with self.qtbot.waitSignal(runtime.shutdown_finished, timeout=WAIT):
-                    runtime.shutdown()
-        if self.pids:
-            spin_until_gone(self.qtbot, self.pids)
-
-
-@pytest.fixture
-def runtimes(qtbot: Any, qloop: Any, tmp_path: Path) -> Iterator[Runtimes]:
-    made = Runtimes(qtbot, tmp_path)
-    yield made
-    made.teardown()
 
 
 def server(tmp_path: Path, name: str, mode: str = "normal", *extra: str) -> ServerSpec:

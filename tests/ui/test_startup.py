@@ -1,7 +1,9 @@
-"""Start-up: the window with its sidebar comes first, the engine is imported behind it, then the servers walk."""
+"""Start-up: the main window comes first, built without the engine; the engine is imported behind it, then the walks."""
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import json
 import os
 import signal
@@ -9,21 +11,19 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QRect, QSettings
-from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QListView, QMainWindow
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QWidget
 
-from catalog_inspector.core.config import EntryProblem, demo_servers
+from catalog_inspector.core.config import demo_servers
 from catalog_inspector.runtime import ServerState
-from catalog_inspector.ui.models.roles import Role
-from catalog_inspector.ui.models.server_list import STATE_COLORS
-from catalog_inspector.ui.startup import PROBE_ENV, PROBE_PREFIX, StartupWindow, load_engine
-from tests.helpers import assert_all_gone, demo_spec
+from catalog_inspector.runtime.engine import ENGINE_MODULES, EngineGate
+from catalog_inspector.ui.startup import PROBE_ENV, PROBE_PREFIX, first_paint, load_engine
+from tests.helpers import Runtimes, assert_all_gone
+from tests.ui.conftest import wait_for
 
 DEADLINE = 90.0  # seconds a whole start-up may take on a loaded machine before the app is killed
 
@@ -92,14 +92,14 @@ class App:
                 self.proc.wait()
 
 
-def test_the_sidebar_is_painted_before_the_engine_is_imported_and_then_the_servers_walk(tmp_path: Path) -> None:
+def test_the_main_window_is_painted_before_the_engine_is_imported_and_then_the_servers_walk(tmp_path: Path) -> None:
     app = App(tmp_path)
     try:
         first = next(app.events())
-        assert first["event"] == "sidebar", first
-        assert first["engine"] == [], "the MCP SDK, pydantic, httpx, jsonschema or the runtime came before the window"
+        assert first["event"] == "window", first
+        assert first["engine"] == [], "the MCP SDK, pydantic, httpx or the session layer came before the window"
         assert first["visible"] and first["rows"] == len(demo_servers(tmp_path))
-        app.wait_for("window")
+        app.wait_for("engine")
         ready = app.wait_for("state", state=ServerState.READY.value)
         assert ready["tools"] > 0
         pids = app.server_pids()
@@ -112,7 +112,7 @@ def test_the_sidebar_is_painted_before_the_engine_is_imported_and_then_the_serve
 def test_quitting_while_the_engine_loads_exits_cleanly_and_leaves_no_server(tmp_path: Path) -> None:
     app = App(tmp_path)
     try:
-        app.wait_for("sidebar")
+        app.wait_for("window")
     finally:
         code, err = app.terminate()  # SIGTERM at once: the engine is still being imported
     assert code == 0 and "Traceback" not in err, err
@@ -120,76 +120,48 @@ def test_quitting_while_the_engine_loads_exits_cleanly_and_leaves_no_server(tmp_
     assert not pids, "an exit leaves no record of a server"
 
 
-def _settings(tmp_path: Path, **values: object) -> QSettings:
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    for key, value in values.items():
-        settings.setValue(key, value)
-    return settings
-
-
-def test_the_startup_window_lists_the_servers_then_the_unusable_entries_in_the_sidebars_colours(
-    qtbot: Any, tmp_path: Path
-) -> None:
-    specs = [
-        demo_spec("normal", name="one"),
-        demo_spec("normal", name="two"),
-        replace(demo_spec("normal"), disabled=True),
-    ]
-    problems = [EntryProblem("broken", "mcpServers.broken needs a command")]
-    window = StartupWindow(specs, problems, "2 entries were odd", _settings(tmp_path, lastServer="two"))
-    qtbot.addWidget(window)
-    rows = [window.servers.item(row) for row in range(window.servers.rowCount())]
-    assert [row.data(Role.KEY) for row in rows] == ["one", "two", "demo-normal", "broken"]
-    assert rows[0].text() == "one\nstdio · starting…"
-    assert rows[2].text() == "demo-normal\nstdio · disabled in the config"
-    assert rows[3].text() == "broken\nnot loaded: fix this entry"
-    assert rows[0].data(1) == QColor(STATE_COLORS[ServerState.CONNECTING])  # 1: DecorationRole
-    assert rows[2].data(1) == QColor(STATE_COLORS[ServerState.NOT_CONNECTED])
-    assert rows[3].data(1) == QColor(STATE_COLORS[ServerState.FAILED])
-    assert window.chosen == "two" and window.picked is None  # the last server, as the main window will select
-    window.server_list.setCurrentIndex(window.servers.index(0, 0))
-    assert window.picked == "one"  # a choice made while the engine loads is handed over
-    assert window.findChild(QListView, "startupServerList") is window.server_list
-
-
-def test_the_engine_loads_once_the_sidebar_is_painted(qtbot: Any, tmp_path: Path) -> None:
-    window = StartupWindow([demo_spec("normal")], [], "", _settings(tmp_path))
-    qtbot.addWidget(window)
-    window.show()
-    assert load_engine(window)  # returns once the import thread is done (the modules are there already here)
-    assert window.was_painted and not window.finished
-
-
-def test_closing_the_startup_window_before_the_engine_is_there_says_so(qtbot: Any, tmp_path: Path) -> None:
-    window = StartupWindow([demo_spec("normal")], [], "", _settings(tmp_path))
-    qtbot.addWidget(window)
-    window.show()
-    window.close()
-    assert window.finished
-    assert not load_engine(window)
-
-
 @pytest.mark.parametrize(
-    "module", ["catalog_inspector.main", "catalog_inspector.ui.app", "catalog_inspector.ui.startup"]
+    "module",
+    [
+        "catalog_inspector.main",
+        "catalog_inspector.ui.app",
+        "catalog_inspector.ui.startup",
+        "catalog_inspector.ui.main_window",
+        "catalog_inspector.ui.presenters",
+        "catalog_inspector.runtime",
+    ],
 )
-def test_the_modules_before_the_first_frame_do_not_import_the_engine(module: str) -> None:
-    from catalog_inspector.ui.startup import ENGINE_MODULES
-
+def test_the_window_and_the_runtime_import_without_the_engine(module: str) -> None:
     code = f"import sys, {module}; print([m for m in {ENGINE_MODULES!r} if m in sys.modules])"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True, env=env)
     assert out.stdout.strip() == "[]"
 
 
-def test_the_main_window_takes_the_startup_windows_place_and_the_startup_window_goes_once_it_is_painted(
-    qtbot: Any, tmp_path: Path
-) -> None:
-    startup = StartupWindow([demo_spec("normal")], [], "", _settings(tmp_path))
-    startup.setGeometry(120, 80, 900, 600)  # where the user moved it while the engine loaded
-    startup.show()
-    main = QMainWindow()
-    qtbot.addWidget(main)
-    with qtbot.waitSignal(startup.destroyed, timeout=10_000):
-        startup.hand_over(main)
-        assert startup.isVisible() and main.isVisible()  # both, until the main window has been painted
-    assert main.geometry() == QRect(120, 80, 900, 600)
-    assert not startup.finished, "handing over is not closing"
+def test_first_paint_returns_once_the_widget_was_painted(qtbot: Any, qloop: Any) -> None:
+    widget = QWidget()
+    qtbot.addWidget(widget)
+    painted: list[bool] = []
+
+    class Painted(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            painted.append(event.type() == QEvent.Type.Paint)
+            return False
+
+    spy = Painted(widget)
+    widget.installEventFilter(spy)
+    widget.show()
+    task = asyncio.ensure_future(first_paint(widget))
+    wait_for(qtbot, task.done, timeout=10_000)
+    task.result()
+    assert any(painted), "first_paint returned before any paint"
+
+
+def test_loading_the_engine_opens_the_gate_and_turns_collection_back_on(qtbot: Any, runtimes: Runtimes) -> None:
+    runtime = runtimes.runtime([], engine=EngineGate(loaded=False))
+    heard: list[bool] = []
+    runtime.engine_ready.connect(lambda: heard.append(True))
+    task = asyncio.ensure_future(load_engine(runtime))
+    wait_for(qtbot, task.done, timeout=60_000)
+    task.result()
+    assert runtime.engine.loaded and heard == [True] and gc.isenabled()

@@ -19,6 +19,7 @@ a message (everything they need is in `ErrorInfo.details`).
 from __future__ import annotations
 
 import enum
+import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,7 @@ from catalog_inspector.core.jsonrpc_codes import Named, named_code
 from catalog_inspector.core.text import visible
 
 __all__ = [
+    "internal_error",
     "AUTH_STEPS",
     "CatalogError",
     "ErrorInfo",
@@ -321,3 +323,22 @@ def leaves(exc: BaseException) -> list[BaseException]:
             found.extend(leaves(inner))
         return found
     return [exc]
+
+
+TRACEBACK_LIMIT = 8000
+
+
+def internal_error(exc: BaseException) -> CatalogError:
+    """A bug of ours, as a classified failure: its type and message, and the traceback in the details.
+
+    A classified error inside an ExceptionGroup is returned as it is; otherwise
+    the group's first leaf names the bug (the groups are the task groups it crossed).
+    """
+    found = leaves(exc)
+    for leaf in found:
+        if isinstance(leaf, CatalogError):
+            return leaf
+    cause = found[0] if found else exc
+    text = "".join(traceback.format_exception(exc))[-TRACEBACK_LIMIT:]
+    message = f"{type(cause).__name__}: {cause}"
+    return make_error(ErrorKind.INTERNAL, message, details={"exception": type(cause).__name__, "traceback": text})

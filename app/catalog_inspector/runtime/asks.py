@@ -19,7 +19,7 @@ import asyncio
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from catalog_inspector.core.calls import (
     ELICIT,
@@ -35,9 +35,11 @@ from catalog_inspector.core.calls import (
     replay_answer,
 )
 from catalog_inspector.core.config import Limits, ServerSpec, limits_for
-from catalog_inspector.core.session import Asking, Connection
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime.offload import Offload
+
+if TYPE_CHECKING:  # the engine: used once a session runs (`runtime.engine`)
+    from catalog_inspector.core.session import Asking, Connection
 
 __all__ = ["AskQueue", "PendingAsk", "roots_words", "sandbox_check"]
 
@@ -102,6 +104,8 @@ class AskQueue:
         def heard(entry: Round) -> None:
             self._log_roots(entry.responses)
             on_round(entry)
+
+        from catalog_inspector.core.session import Asking  # the engine: a request runs, so it is imported
 
         return Asking.of(self.spec, limits, self.answerer(ticket, kept), self.check, RoundLog(on_round=heard))
 

@@ -19,6 +19,7 @@ from catalog_inspector.runtime.asks import sandbox_check
 from catalog_inspector.runtime.calldesk import CallDesk
 from catalog_inspector.runtime.collector import Collector
 from catalog_inspector.runtime.configdesk import ConfigDesk
+from catalog_inspector.runtime.engine import EngineGate
 from catalog_inspector.runtime.messages import MessageBridge, failure_words
 from catalog_inspector.runtime.offload import Offload
 from catalog_inspector.runtime.signins import SignInDesk, install_hooks
@@ -56,6 +57,7 @@ class Runtime(QObject):
             every one ends in one report, and shutdown waits for them all (bounded).
         messages: the message bridge: every desk's failures and news for the person.
         config: reads and writes of the app's own config file and of the keyring, off the GUI thread.
+        engine: opens once the engine is imported; walks wait for it (made open: it is imported already).
         consent: the local commands the user agreed to run (None: no question asked).
         problems: the config's entries that could not be used, shown in the sidebar with why.
 
@@ -63,11 +65,13 @@ class Runtime(QObject):
         shutdown_finished(): every session is closed and no server process remains.
         exported(object, object): an export ended (Path, None or the OSError).
         servers_changed(): `apply` changed the server set (`supervisors` is the new list).
+        engine_ready(): `engine_loaded`: the engine is imported; the walks that waited for it have started.
     """
 
     shutdown_finished = Signal()
     exported = Signal(object, object)
     servers_changed = Signal()
+    engine_ready = Signal()
 
     def __init__(
         self,
@@ -79,8 +83,10 @@ class Runtime(QObject):
         call_store: CallStore | None = None,
         consent: LaunchConsent | None = None,
         problems: list[EntryProblem] | None = None,
+        engine: EngineGate | None = None,
     ) -> None:
         super().__init__()
+        self.engine = engine if engine is not None else EngineGate()
         self.messages = MessageBridge(self)
         self.tasks = TaskSet(self._on_bug)
         self.offload = offload if offload is not None else Offload()
@@ -96,7 +102,8 @@ class Runtime(QObject):
         self.calls = CallDesk([], self.offload, call_store, self.tasks, self.messages)
         self.signins = SignInDesk(self.offload, self.tasks, self.messages)
         self.config = ConfigDesk(self.offload, self.tasks, self.messages, self)
-        install_hooks()
+        if self.engine.loaded:
+            install_hooks()
         self.supervisors = [self._supervise(spec) for spec in specs]
         self._shutting_down = False
 
@@ -107,7 +114,13 @@ class Runtime(QObject):
 
     def _supervise(self, spec: ServerSpec) -> ServerSupervisor:
         supervisor = ServerSupervisor(
-            spec, self.limits, self.registry, self.offload.check_result, self.tasks.group(), sandbox_check(self.offload)
+            spec,
+            self.limits,
+            self.registry,
+            self.offload.check_result,
+            self.tasks.group(),
+            sandbox_check(self.offload),
+            self.engine,
         )
         supervisor.consent = self.consent.approved if self.consent is not None else None
         supervisor.page_arrived.connect(self._on_supervisor_page_arrived)
@@ -116,6 +129,12 @@ class Runtime(QObject):
         self.calls.follow(supervisor)
         self.signins.follow(supervisor)
         return supervisor
+
+    def engine_loaded(self) -> None:
+        """The engine has been imported (`runtime.engine`): the sign-in hooks go in, the walks that wait start."""
+        install_hooks()
+        self.engine.open()
+        self.engine_ready.emit()
 
     def apply(self, specs: list[ServerSpec], problems: list[EntryProblem] | None = None) -> None:
         """Follow a new configuration without a restart.

@@ -17,26 +17,20 @@ walk or a call ended, a sign-in ended), never at start.
 from __future__ import annotations
 
 from collections.abc import Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
+from catalog_inspector.core.config import oauth_applies
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind
-from catalog_inspector.core.oauth import (
-    Grant,
-    OAuthHooks,
-    SignIn,
-    default_hooks,
-    forget,
-    grant_of,
-    oauth_applies,
-    set_default_hooks,
-)
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime.messages import MessageBridge, failure_words
 from catalog_inspector.runtime.offload import Offload, OffloadClosed
 from catalog_inspector.runtime.supervisor import ServerSupervisor, asking
 from catalog_inspector.runtime.tasks import TaskSet
+
+if TYPE_CHECKING:  # the engine: the hooks are installed, and kept sign-ins read, once it is imported
+    from catalog_inspector.core.oauth import Grant, OAuthHooks, SignIn
 
 __all__ = ["SignInDesk", "install_hooks"]
 
@@ -61,13 +55,31 @@ def _notice(server: str, words: str) -> None:
 
 
 def install_hooks() -> None:
-    """Make the app's hooks the ones every connection uses (once per process; later calls change nothing)."""
+    """Make the app's hooks the ones every connection uses (once per process; later calls change nothing).
+
+    Imports the engine: the runtime calls it once the engine gate is open (`runtime.engine`)."""
+    from catalog_inspector.core.oauth import OAuthHooks, default_hooks, set_default_hooks
+
     global _before
     current = default_hooks()
     if current.opener is _open:
         return
     _before = current
     set_default_hooks(OAuthHooks(opener=_open, store=current.store, on_notice=_notice, wait=current.wait))
+
+
+def grant_of(url: str) -> Grant | None:
+    """`core.oauth.grant_of`, imported when called (the engine: on an offload thread, if it is not imported yet)."""
+    from catalog_inspector.core import oauth
+
+    return oauth.grant_of(url)
+
+
+def forget(url: str) -> bool:
+    """`core.oauth.forget`, imported when called."""
+    from catalog_inspector.core import oauth
+
+    return oauth.forget(url)
 
 
 SIGNED_OUT = "you signed out: the session that used the sign-in was closed"

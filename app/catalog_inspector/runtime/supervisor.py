@@ -16,7 +16,7 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from contextvars import ContextVar
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -31,22 +31,13 @@ from catalog_inspector.core.calls import (
     check_content_in_process,
     judge_in_process,
 )
-from catalog_inspector.core.catalog import PageRecord, Snapshot, failed_snapshot
+from catalog_inspector.core.catalog import PageRecord, Snapshot, failed_snapshot, source_of
 from catalog_inspector.core.config import Limits, ServerSpec, limits_for
-from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind
-from catalog_inspector.core.oauth import SignIn
+from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind, internal_error
 from catalog_inspector.core.processes import ProcessRegistry
-from catalog_inspector.core.session import (
-    Connection,
-    SessionWorker,
-    call_tool,
-    get_prompt,
-    internal_error,
-    read_resource,
-    source_of,
-)
-from catalog_inspector.core.transport import ServerLog
+from catalog_inspector.core.server_log import ServerLog
 from catalog_inspector.runtime.asks import AskQueue, PendingAsk
+from catalog_inspector.runtime.engine import EngineGate
 from catalog_inspector.runtime.records import (
     LOG_BATCH_MS,
     Attempt,
@@ -57,6 +48,10 @@ from catalog_inspector.runtime.records import (
     next_ticket,
 )
 from catalog_inspector.runtime.tasks import TaskSet
+
+if TYPE_CHECKING:  # the engine: imported where a session starts, once the gate is open (`runtime.engine`)
+    from catalog_inspector.core.oauth import SignIn
+    from catalog_inspector.core.session import Connection, SessionWorker
 
 __all__ = ["Attempt", "CallTicket", "ServerState", "ServerSupervisor", "asking"]
 
@@ -88,6 +83,7 @@ class ServerSupervisor(QObject):
         sign_in: the sign-in this server waits for a person to finish in the browser, or None.
         log: the server's stderr across its sessions, bounded (and our own tracebacks).
         call_drain: seconds a replaced session waits for its calls before closing.
+        engine: the engine gate: a walk asked for before the engine is imported waits for it.
         consent: says whether the user agreed to run this server's command (None: no question).
         awaiting_consent: a start was refused for want of that agreement.
 
@@ -143,9 +139,11 @@ class ServerSupervisor(QObject):
         judge: Judge = judge_in_process,
         tasks: TaskSet | None = None,
         check: ContentCheck = check_content_in_process,
+        engine: EngineGate | None = None,
     ) -> None:
         super().__init__()
         self.spec = spec
+        self.engine = engine if engine is not None else EngineGate()
         self.limits = limits
         self.state = ServerState.NOT_CONNECTED
         self.consent: Callable[[ServerSpec], bool] | None = None  # None: every command may run
@@ -164,7 +162,7 @@ class ServerSupervisor(QObject):
         # The server's questions that wait for a person (its requests', and any it asks outside a call).
         self.asks = AskQueue(spec, limits, self.input_asked.emit, self.input_settled.emit, self.log.append, check)
         self._active: SessionWorker | None = None
-        self._candidate: SessionWorker | None = None
+        self._candidate: SessionWorker | _EngineWait | None = None
         self._tasks = tasks if tasks is not None else TaskSet()  # this server's group of the runtime's task set
         self._cancelled: set[CallTicket] = set()  # calls the user stopped (their tasks end as "cancelled")
         self._stale = False
@@ -203,6 +201,25 @@ class ServerSupervisor(QObject):
             return False
         self.awaiting_consent = False
         self.attempt = Attempt(datetime.now().astimezone(), after_stale=self.state is ServerState.STALE)
+        self._candidate_saw_change = False
+        if self.engine.loaded:
+            self._walk_now()
+            return True
+        waiting = _EngineWait()  # the walk starts once the engine is imported; Cancel stops it meanwhile
+        self._candidate = waiting
+        self._set_state(ServerState.CONNECTING)
+        self.walk_started.emit()
+        self._start(waiting, self._walk_once_loaded(waiting), lambda exc: self._on_crashed(waiting, exc))
+        return True
+
+    async def _walk_once_loaded(self, waiting: _EngineWait) -> None:
+        await self.engine.wait()
+        if self._candidate is waiting and not self._closing:
+            self._walk_now(announced=True)
+
+    def _walk_now(self, announced: bool = False) -> None:
+        from catalog_inspector.core.session import SessionWorker  # the engine (imported by now: `runtime.engine`)
+
         candidate = SessionWorker(
             self.spec,
             limits_for(self.spec, self.limits),
@@ -215,19 +232,20 @@ class ServerSupervisor(QObject):
             on_lost=lambda error: self._on_lost(candidate, error),
         )
         self._candidate = candidate
-        self._candidate_saw_change = False
-        self._set_state(ServerState.CONNECTING)
-        self.walk_started.emit()
+        if not announced:
+            self._set_state(ServerState.CONNECTING)
+            self.walk_started.emit()
         self._start(candidate, self._run_worker(candidate), lambda exc: self._on_crashed(candidate, exc))
-        return True
 
     def walk_beside(self, spec: ServerSpec, on_walked: Callable[[Snapshot], None]) -> bool:
         """Walk `spec` (this server as another client: "walk again as …") once, in a session of its own beside the
         active one, under the same budgets; it closes as soon as it has walked. `on_walked` gets its snapshot, exactly
         once (a stopped walk's says `cancelled`); it is never published, and `close()` stops it like any session.
         False when this server is closing (nothing starts)."""
-        if self._closing:
+        if self._closing or not self.engine.loaded:  # before the engine there is no catalog to compare with
             return False
+        from catalog_inspector.core.session import SessionWorker  # the engine (imported by now: `runtime.engine`)
+
         worker = SessionWorker(
             spec,
             limits_for(spec, self.limits),
@@ -418,14 +436,21 @@ class ServerSupervisor(QObject):
         self.asks.withdraw_all()
         if self.sign_in is not None:
             self.sign_in.cancel()  # nobody is left to finish it: its listener closes at once
-        for owner in self._tasks.keys():
-            if isinstance(owner, SessionWorker):
-                owner.stop(quick=quick)
+        for worker in self._workers():
+            worker.stop(quick=quick)
         if self._candidate is not None:
             self.cancel()
         if not await self._tasks.settle(CLOSE_TIMEOUT):
             self._tasks.cancel_all()
             await self._tasks.settle(CLOSE_TIMEOUT)
+
+    def _workers(self) -> list[SessionWorker]:
+        """Every session worker of this server's that has not ended (none before the engine is imported)."""
+        if not self.engine.loaded:
+            return []
+        from catalog_inspector.core.session import SessionWorker  # the engine (imported by now: `runtime.engine`)
+
+        return [owner for owner in self._tasks.keys() if isinstance(owner, SessionWorker)]
 
     # -- tasks: each one ends in exactly one report ----------------------------
     def _start(
@@ -448,6 +473,8 @@ class ServerSupervisor(QObject):
     async def _run_call(
         self, ticket: CallTicket, worker: SessionWorker, connection: Connection, snapshot: Snapshot
     ) -> None:
+        from catalog_inspector.core.session import call_tool, get_prompt, read_resource  # the engine: loaded by now
+
         asking.set(self)  # this task's own context: a sign-in this request needs is shown on this server
         progress = ProgressRelay(self.call_progress, ticket)
         logged = LogRelay(self.call_logged, ticket)
@@ -494,7 +521,7 @@ class ServerSupervisor(QObject):
             )
         self.call_finished.emit(ticket, outcome)
 
-    def _on_crashed(self, worker: SessionWorker, exc: BaseException) -> None:
+    def _on_crashed(self, worker: SessionWorker | _EngineWait, exc: BaseException) -> None:
         error = self._report_bug(exc)
         if worker is self._candidate:
             self._on_walked(worker, self._crashed_snapshot(error))
@@ -546,7 +573,7 @@ class ServerSupervisor(QObject):
             if self.state is ServerState.READY:
                 self._set_state(ServerState.STALE)
 
-    def _on_walked(self, worker: SessionWorker, snapshot: Snapshot) -> None:
+    def _on_walked(self, worker: SessionWorker | _EngineWait, snapshot: Snapshot) -> None:
         if worker is not self._candidate:
             worker.stop()  # cancelled or superseded: its result is not ours to publish
             return
@@ -554,7 +581,7 @@ class ServerSupervisor(QObject):
         if self.attempt is not None:
             self.attempt.snapshot = snapshot
             self.attempt.live.clear()  # the snapshot holds the same pages now
-        if snapshot.status == "complete" and not self._closing:
+        if snapshot.status == "complete" and not self._closing and not isinstance(worker, _EngineWait):
             old, self._active = self._active, worker
             if old is not None:
                 old.retire(self.call_drain)
@@ -590,3 +617,13 @@ class ServerSupervisor(QObject):
     def _set_state(self, state: ServerState) -> None:
         self.state = state
         self.state_changed.emit()
+
+
+class _EngineWait:
+    """The candidate of a walk that waits for the engine to be imported (`runtime.engine`): no session yet."""
+
+    connection = None
+    retired = False
+
+    def stop(self, quick: bool = False) -> None:
+        """Nothing to stop: the walk's task is cancelled, or it finds itself superseded when the gate opens."""

@@ -1,9 +1,9 @@
-"""Starting the desktop app: display check, configuration, the start-up window, the qasync loop, the main window.
+"""Starting the desktop app: display check, configuration, the qasync loop, the main window, the engine behind it.
 
-The first window is built from the configuration alone and shown at once; the
-engine is imported behind it and the main window takes its place (`ui.startup`).
-Nothing the first frame needs imports the MCP SDK: this module imports only the
-standard library at the top, Qt once a display is known to exist.
+The main window is built from the configuration alone and shown at once; the
+engine is imported behind it and the walks asked for meanwhile start then
+(`ui.startup`). Nothing the first frame needs imports the MCP SDK: this module
+imports only the standard library at the top, Qt once a display is known to exist.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ if TYPE_CHECKING:  # the window and Qt are imported once a display is known to e
     from catalog_inspector.ui.config_watch import ConfigWatcher
     from catalog_inspector.ui.main_window import MainWindow
     from catalog_inspector.ui.presenters import AppPresenter
-    from catalog_inspector.ui.startup import StartupWindow
 
 __all__ = [
     "app_icon",
@@ -111,7 +110,7 @@ def load_servers(config: Path | None, demo_state: Path):  # type: ignore[no-unty
 
 
 def read_servers(config: Path | None, demo_state: Path) -> tuple[list[ServerSpec], list[EntryProblem], str]:
-    """`load_servers` with the entries that could not be used (the start-up window lists them too)."""
+    """`load_servers` with the entries that could not be used (the sidebar lists them too)."""
     from catalog_inspector.core.config import ConfigError, demo_servers, load_config
     from catalog_inspector.core.paths import user_config_file
 
@@ -211,17 +210,7 @@ def _demo_state() -> Path:
     return cache_dir() / "demo-state"
 
 
-class _Front:
-    """The window that quitting acts on: the start-up window, then the main window in its place."""
-
-    def __init__(self, window: StartupWindow | MainWindow) -> None:
-        self.window = window
-
-    def close(self) -> None:
-        self.window.close()
-
-
-def _guard_quit(app: QApplication, front: _Front) -> QObject:
+def _guard_quit(app: QApplication, window: MainWindow) -> QObject:
     """Make every way of quitting (QApplication.quit(), the Dock's Quit, a session ending) close the window.
 
     Closing the window is what runs the shutdown (every session closed, every
@@ -231,9 +220,9 @@ def _guard_quit(app: QApplication, front: _Front) -> QObject:
 
     class QuitGuard(QObject):
         def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-            if event.type() == QEvent.Type.Quit and not front.window.finished:
+            if event.type() == QEvent.Type.Quit and not window.finished:
                 event.ignore()
-                front.close()
+                window.close()
                 return True  # swallowed: the window emits `closed` once everything is shut down
             return False
 
@@ -243,7 +232,7 @@ def _guard_quit(app: QApplication, front: _Front) -> QObject:
 
 
 def run_app(argv: list[str]) -> int:
-    """The app: the start-up window at once, the main window in its place once the engine is imported."""
+    """The app: the main window at once, built without the engine; the engine imported behind it (`ui.startup`)."""
     args = _parse(argv)
     if args.self_test:
         from catalog_inspector.ui.self_test import isolated_home
@@ -265,7 +254,6 @@ def _run(args: argparse.Namespace) -> int:
     from PySide6.QtWidgets import QApplication
 
     from catalog_inspector.core.paths import APP_NAME
-    from catalog_inspector.ui.startup import StartupWindow, load_engine
 
     app = QApplication.instance() or QApplication([sys.argv[0]])
     assert isinstance(app, QApplication)
@@ -278,23 +266,7 @@ def _run(args: argparse.Namespace) -> int:
     shutil.rmtree(demo_state, ignore_errors=True)
     demo_state.mkdir(parents=True, exist_ok=True)
     specs, problems, notice = read_servers(args.config, demo_state)
-    settings = QSettings(APP_NAME, "app")
-    startup = StartupWindow(specs, problems, notice, settings)
-    if args.self_test:
-        from catalog_inspector.ui.self_test import process_age_ms
-
-        painted: list[float | None] = []
-        startup.painted.connect(lambda: painted.append(process_age_ms()))
-        args.first_paint = painted
-    front = _Front(startup)
-    keep = (_install_sigterm(app, front.close), _guard_quit(app, front))
-    startup.show()
-    try:
-        if not load_engine(startup):  # closed, or asked to quit, before the engine was there: nothing was started
-            return 0
-        return _run_main_window(app, args, specs, problems, notice, settings, startup, front)
-    finally:
-        del keep
+    return _run_main_window(app, args, specs, problems, notice, QSettings(APP_NAME, "app"))
 
 
 def _run_main_window(
@@ -304,10 +276,9 @@ def _run_main_window(
     problems: list[EntryProblem],
     notice: str,
     settings: QSettings,
-    startup: StartupWindow,
-    front: _Front,
 ) -> int:
-    """Build the runtime and the main window in the start-up window's place; run until the window has closed."""
+    """Build the runtime and the main window without the engine, show it, import the engine behind it; run until
+    the window has closed (`ui.startup`)."""
     import asyncio
 
     import qasync
@@ -318,10 +289,12 @@ def _run_main_window(
     from catalog_inspector.core.paths import cache_dir, calls_dir, consent_file, history_dir, user_config_file
     from catalog_inspector.core.processes import ProcessRegistry
     from catalog_inspector.runtime import Offload, Runtime
+    from catalog_inspector.runtime.engine import EngineGate
     from catalog_inspector.ui.loop import adopt_asyncgen_hooks, use_thread_pool
     from catalog_inspector.ui.main_window import MainWindow
     from catalog_inspector.ui.presenters import AppPresenter
-    from catalog_inspector.ui.startup import probe_states
+    from catalog_inspector.ui.self_test import process_age_ms
+    from catalog_inspector.ui.startup import engine_imported, first_paint, load_engine, probe, probe_states
 
     offload = Offload()
     registry = ProcessRegistry(cache_dir() / "sessions", submit=offload.submit)
@@ -336,38 +309,47 @@ def _run_main_window(
     consent = LaunchConsent(consent_file())
     for spec in demo_servers(_demo_state()):
         consent.trust(spec)  # the bundled demo servers are this app's own code
-    runtime = Runtime(specs, Limits(), registry, offload, history, CallStore(calls_dir()), consent, problems)
-    runtime.calls.load_all()
-    runtime.config.probe_keyring()
+    engine = EngineGate(loaded=False)
+    runtime = Runtime(specs, Limits(), registry, offload, history, CallStore(calls_dir()), consent, problems, engine)
     presenter = AppPresenter(runtime)
     window = MainWindow(presenter, settings, notice)
     follow_config(args.config or user_config_file(), presenter, window, read_now=False)
-    picked = startup.picked
-    if picked is not None:  # chosen in the start-up window while the engine loaded
-        window.select_server(picked)
     closed = loop.create_future()
     window.closed.connect(lambda: closed.done() or closed.set_result(None))
-    front.window = window
-    startup.hand_over(window)
+    keep = (_install_sigterm(app, window.close), _guard_quit(app, window))
     probe_states(runtime)
     passed: list[bool] = []
-    if args.self_test:
-        from catalog_inspector.ui.self_test import run_self_test
 
-        async def self_test() -> None:
-            shown = args.first_paint[0] if args.first_paint else None
-            passed.append(await run_self_test(window, shown))
+    async def start() -> None:
+        await first_paint(window.server_list.viewport())
+        rows = window.servers.rowCount()
+        probe("window", engine=engine_imported(), rows=rows, visible=window.isVisible())
+        painted = process_age_ms()
+        # Reads on the offload threads, once the window is there: they would compete with building it.
+        runtime.calls.load_all()
+        runtime.config.probe_keyring()
+        await load_engine(runtime)
+        probe("engine")
+        freeze_startup_objects()
+        prefer_the_gui_thread()
+        if args.self_test:
+            from catalog_inspector.ui.self_test import run_self_test
+
+            passed.append(await run_self_test(window, painted))
             window.close()
 
-        loop.create_task(self_test())
-    freeze_startup_objects()
-    prefer_the_gui_thread()
+    window.show()
+    starting = loop.create_task(start())
     try:
         with loop:
             loop.run_until_complete(closed)
+            if not starting.done():  # quit while the engine loaded: the import thread finishes on its own
+                starting.cancel()
+            loop.run_until_complete(asyncio.gather(starting, return_exceptions=True))
             loop.run_until_complete(loop.shutdown_asyncgens())
     finally:
         registry.kill_all()
+        del keep
     if args.self_test:
         print("self-test passed" if passed == [True] else "self-test FAILED", flush=True)
         return 0 if passed == [True] else 1

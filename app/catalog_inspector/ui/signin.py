@@ -13,12 +13,15 @@ from __future__ import annotations
 import ipaddress
 import time
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QUrl
 
-from catalog_inspector.core.config import ServerSpec
-from catalog_inspector.core.oauth import Grant, SignIn, oauth_applies
+from catalog_inspector.core.config import ServerSpec, oauth_applies
 from catalog_inspector.core.text import visible
+
+if TYPE_CHECKING:  # the engine's: a sign-in only exists once it is imported
+    from catalog_inspector.core.oauth import Grant, SignIn
 
 __all__ = ["SIGN_IN_LABEL", "browser_url", "grant_lines", "link_text", "sign_in_text", "wait_words"]
 

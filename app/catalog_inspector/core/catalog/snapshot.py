@@ -30,6 +30,7 @@ __all__ = [
     "Snapshot",
     "failed_snapshot",
     "now_iso",
+    "source_of",
     "taken_words",
     "summarize",
     "write_json",
@@ -379,3 +380,11 @@ def failed_snapshot(
         taken_at=now_iso(),
         duration_ms=(time.perf_counter() - started) * 1000 if started is not None else 0.0,
     )
+
+
+def source_of(spec: Any) -> dict[str, Any]:
+    """What a snapshot says of the server it walked; `client` when it was walked under a client profile."""
+    source = {"name": spec.name, "transport": spec.transport, "target": spec.describe()}
+    if getattr(spec, "client", None) is not None:
+        source["client"] = spec.client.source()
+    return source

@@ -71,6 +71,7 @@ from catalog_inspector.core.config.servers import (
     demo_servers,
     limits_for,
     load_config,
+    oauth_applies,
     parse_config,
     parse_entry,
     read_document,
@@ -81,6 +82,7 @@ from catalog_inspector.core.config.store import (
 )
 
 __all__ = [
+    "oauth_applies",
     "BUDGET_KEYS",
     "ClientProfile",
     "DEFAULT_KEY",

@@ -45,6 +45,7 @@ from catalog_inspector.core.launch import python_module_command
 from catalog_inspector.core.redact import redacted_args, redacted_url
 
 __all__ = [
+    "oauth_applies",
     "server_key",
     "BUDGET_KEYS",
     "DEFAULT_LOG_LEVEL",
@@ -175,6 +176,11 @@ def limits_for(spec: ServerSpec, defaults: Limits) -> Limits:
     """The budgets a walk of `spec` runs under: its own where the entry sets them, else `defaults`."""
     budgets: dict[str, Any] = dict(spec.budgets)  # each value already has its field's type (`_budgets`)
     return replace(defaults, **budgets) if budgets else defaults
+
+
+def oauth_applies(spec: ServerSpec) -> bool:
+    """Whether `spec` may be signed in to: an HTTP server whose headers bring no Authorization of their own."""
+    return spec.transport in ("http", "sse") and not any(key.lower() == "authorization" for key in spec.headers)
 
 
 def _budgets(value: Any, where: str) -> dict[str, float]:

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import anyio
 
-from catalog_inspector.core.config import ServerSpec
+from catalog_inspector.core.config import oauth_applies
 from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error
 from catalog_inspector.core.oauth.listener import Callback
 from catalog_inspector.core.text import visible
@@ -134,11 +134,6 @@ def set_default_hooks(hooks: OAuthHooks) -> None:
     """Set the hooks that connections without their own use (the app and the CLI set theirs at start)."""
     global _default_hooks
     _default_hooks = hooks
-
-
-def oauth_applies(spec: ServerSpec) -> bool:
-    """Whether `spec` may be signed in to: an HTTP server whose headers bring no Authorization of their own."""
-    return spec.transport in ("http", "sse") and not any(key.lower() == "authorization" for key in spec.headers)
 
 
 def resource_url(url: str) -> str:

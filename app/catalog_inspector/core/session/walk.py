@@ -21,6 +21,7 @@ from catalog_inspector.core.catalog import (
     Snapshot,
     Timeline,
     now_iso,
+    source_of,
     summarize,
     walk_list,
 )
@@ -30,7 +31,7 @@ from catalog_inspector.core.gc_pause import collector_paused
 from catalog_inspector.core.session.connection import Connection
 from catalog_inspector.core.transport import HeaderScreen
 
-__all__ = ["REQUESTS", "source_of", "take_snapshot"]
+__all__ = ["REQUESTS", "source_of", "take_snapshot"]  # source_of: core.catalog's, named here too
 
 # The protocol binding of each list in `core.catalog.lists` (kept here: it needs the SDK's types).
 REQUESTS: dict[str, Callable[[types.PaginatedRequestParams | None], Any]] = {
@@ -151,11 +152,3 @@ async def take_snapshot(
         duration_ms=(time.perf_counter() - started) * 1000,
         excluded_tools=excluded,
     )
-
-
-def source_of(spec: Any) -> dict[str, Any]:
-    """What a snapshot says of the server it walked; `client` when it was walked under a client profile."""
-    source = {"name": spec.name, "transport": spec.transport, "target": spec.describe()}
-    if getattr(spec, "client", None) is not None:
-        source["client"] = spec.client.source()
-    return source

@@ -12,37 +12,18 @@ itself and the active session never sees its pages. A replaced session is
 from __future__ import annotations
 
 import time
-import traceback
 from collections.abc import Callable
 
 import anyio
 
 from catalog_inspector.core.catalog import PageRecord, Snapshot, failed_snapshot
 from catalog_inspector.core.config import Limits, ServerSpec
-from catalog_inspector.core.errors import CatalogError, ErrorKind, leaves, make_error
+from catalog_inspector.core.errors import CatalogError, ErrorKind, internal_error
 from catalog_inspector.core.session.connection import Connection, Notification, connect
 from catalog_inspector.core.session.walk import source_of, take_snapshot
 from catalog_inspector.core.transport import Faults, ServerLog
 
-__all__ = ["SessionWorker", "internal_error"]
-
-TRACEBACK_LIMIT = 8000
-
-
-def internal_error(exc: BaseException) -> CatalogError:
-    """A bug of ours, as a classified failure: its type and message, and the traceback in the details.
-
-    A classified error inside an ExceptionGroup is returned as it is; otherwise
-    the group's first leaf names the bug (the groups are the task groups it crossed).
-    """
-    found = leaves(exc)
-    for leaf in found:
-        if isinstance(leaf, CatalogError):
-            return leaf
-    cause = found[0] if found else exc
-    text = "".join(traceback.format_exception(exc))[-TRACEBACK_LIMIT:]
-    message = f"{type(cause).__name__}: {cause}"
-    return make_error(ErrorKind.INTERNAL, message, details={"exception": type(cause).__name__, "traceback": text})
+__all__ = ["SessionWorker", "internal_error"]  # internal_error: core.errors', named here too
 
 
 class SessionWorker:

@@ -11,18 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import ConfigError, EntryProblem, Loaded
 from catalog_inspector.core.drift import DEFAULT_KEEP
-from catalog_inspector.core.oauth import SignIn
 from catalog_inspector.runtime import Runtime, ServerSupervisor
 from catalog_inspector.runtime.messages import MessageBridge
 from catalog_inspector.ui.presenters.checks import Checks
 from catalog_inspector.ui.presenters.server import ServerPresenter
+
+if TYPE_CHECKING:
+    from catalog_inspector.core.oauth import SignIn
 
 __all__ = ["AppPresenter"]
 
@@ -66,6 +68,7 @@ class AppPresenter(QObject):
         runtime.shutdown_finished.connect(self.shutdown_finished)
         runtime.tracker.collisions_changed.connect(self.collisions_changed)
         runtime.signins.sign_in_started.connect(self.sign_in_started)
+        runtime.engine_ready.connect(self._on_runtime_engine_ready)
 
     def _presenter_of(self, supervisor: ServerSupervisor) -> ServerPresenter:
         runtime = self.runtime
@@ -82,6 +85,10 @@ class AppPresenter(QObject):
         self.presenters = {
             name: self.presenters.get(name) or self._presenter_of(supervisor) for name, supervisor in alive.items()
         }
+
+    def _on_runtime_engine_ready(self) -> None:
+        for presenter in self.presenters.values():
+            presenter.details_changed.emit()  # what the engine knows (the environment a server gets) can be said now
 
     def _on_runtime_servers_changed(self) -> None:
         self._follow_servers()

@@ -27,7 +27,6 @@ from catalog_inspector.core.config import launch_words
 from catalog_inspector.core.drift import DriftReport, Duplicate, FirstPage, duplicates_of
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind
 from catalog_inspector.core.text import visible
-from catalog_inspector.core.transport import environment_names
 from catalog_inspector.runtime import ServerState, ServerSupervisor
 from catalog_inspector.runtime.asks import PendingAsk, roots_words
 from catalog_inspector.runtime.calldesk import CallDesk
@@ -362,8 +361,14 @@ class ServerPresenter(QObject):
         accepted = current.accepted
         lines = [f"Configured as: {visible(current.spec.describe())}"]
         if current.spec.transport == "stdio":
-            inherited, configured = environment_names(current.spec)
-            lines.append(f"Environment passed on: {', '.join(inherited) or 'none'}")
+            configured = sorted(current.spec.env)
+            if current.engine.loaded:
+                from catalog_inspector.core.transport import environment_names  # the engine (the SDK's allowlist)
+
+                inherited, configured = environment_names(current.spec)
+                lines.append(f"Environment passed on: {', '.join(inherited) or 'none'}")
+            else:
+                lines.append("Environment passed on: shown in a moment (the app is still loading)")
             lines.append(f"Environment configured (values not shown): {visible(', '.join(configured) or 'none')}")
         elif current.spec.headers:
             lines.append(f"Headers sent (values not shown): {visible(', '.join(sorted(current.spec.headers)))}")
