@@ -163,6 +163,7 @@ def main() -> None:
     runtime = Runtime([spec], Limits(request_timeout=600, deadline=600))
     settings = QSettings(os.path.join(tempfile.mkdtemp(), "s.ini"), QSettings.Format.IniFormat)
     window = MainWindow(AppPresenter(runtime), settings)  # selecting the only server starts its walk
+    window.pages.build_all()  # as the app does after the first frame
     freeze_startup_objects()  # as run_app does
     prefer_the_gui_thread()
     window.show()

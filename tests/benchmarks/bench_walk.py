@@ -193,6 +193,7 @@ def app(tools: int, page_size: int) -> dict[str, float]:
 
     supervisor.page_arrived.connect(on_first_page)
     window = MainWindow(AppPresenter(runtime), settings)  # selecting the only server starts the walk
+    window.pages.build_all()  # as the app does after the first frame
     window.tools_pane.tools_applied.connect(on_applied)
     freeze_startup_objects()  # as run_app does
     prefer_the_gui_thread()
@@ -220,6 +221,7 @@ def qt_idle(tools: int, page_size: int) -> dict[str, float]:
     qapp = QApplication([])
     settings = QSettings(os.path.join(tempfile.mkdtemp(), "s.ini"), QSettings.Format.IniFormat)
     window = MainWindow(AppPresenter(Runtime([], Limits())), settings)
+    window.pages.build_all()  # as the app does after the first frame
     window.show()
     qapp.processEvents()
     return {"seconds": 0.0}

@@ -36,11 +36,14 @@ class Harness:
         history: History | None = None,
         call_store: CallStore | None = None,
         consent: LaunchConsent | None = None,
+        build_pages: bool = True,
     ) -> MainWindow:
         registry = recording_registry(self.tmp_path / "sessions", self.pids)
         runtime = Runtime(specs, limits, registry, history=history, call_store=call_store, consent=consent)
         settings = settings or QSettings(str(self.tmp_path / "settings.ini"), QSettings.Format.IniFormat)
         window = MainWindow(AppPresenter(runtime), settings)
+        if build_pages:
+            window.pages.build_all()  # as the app does after the first frame
         window.show()  # not qtbot.addWidget: pytest-qt would destroy it before our shutdown check
         self.windows.append(window)
         return window

@@ -42,6 +42,7 @@ def rig(request: pytest.FixtureRequest, module_qloop: Any, tmp_path_factory: pyt
         [spec("tasks", "legacy"), spec("tasks modern", "modern")], LIMITS, recording_registry(tmp / "s", pids)
     )
     window = MainWindow(AppPresenter(runtime), QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat))
+    window.pages.build_all()  # as the app does after the first frame
     window.show()
     found = Asks(window, None)  # type: ignore[arg-type]
     found.select(qtbot, "tasks")

@@ -44,6 +44,7 @@ def window(
         ]
         runtime = Runtime(specs, LIMITS, recording_registry(tmp / "sessions", pids))
         shown = MainWindow(AppPresenter(runtime), QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat))
+        shown.pages.build_all()  # as the app does after the first frame
         shown.show()
         yield shown
         with qtbot.waitSignal(shown.closed, timeout=20_000):

@@ -116,6 +116,7 @@ def asks(request: pytest.FixtureRequest, module_qloop: Any, tmp_path_factory: py
         store = CallStore(tmp / "calls")
         runtime = Runtime(specs, LIMITS, recording_registry(tmp / "sessions", pids), call_store=store)
         window = MainWindow(AppPresenter(runtime), QSettings(str(tmp / "settings.ini"), QSettings.Format.IniFormat))
+        window.pages.build_all()  # as the app does after the first frame
         window.show()
         rig = Asks(window, store)
         rig.select(qtbot, "asks")

@@ -192,7 +192,11 @@ def test_geometry_and_last_server_are_remembered(harness: Harness, qtbot, tmp_pa
     harness.close(window)
     again = harness.window(specs, QSettings(str(tmp_path / "remember.ini"), QSettings.Format.IniFormat))
     assert again.current is not None and again.current.supervisor.spec.name == "second"
-    assert again.size() == saved
+    assert again.height() == saved.height()
+    # The window's minimum (830 px, the Call page's) is wider than the offscreen screen (800 px): restoring
+    # fits it to the screen, as it does for any saved size too wide for the screen it opens on.
+    screen = again.screen().availableGeometry().width()
+    assert again.width() == saved.width() or abs(again.frameGeometry().width() - screen) <= 2
 
 
 def test_quitting_leaves_no_server_process_even_when_one_hangs(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -343,6 +347,7 @@ def test_a_deleted_window_receives_nothing_from_the_runtime(qtbot, qloop, tmp_pa
 
     runtime = Runtime([demo_spec("normal", name="a"), demo_spec("single", name="b")], Limits())
     window = MainWindow(AppPresenter(runtime), QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat))
+    window.pages.build_all()  # as the app does after the first frame
     gone: list[bool] = []
     window.destroyed.connect(lambda *_: gone.append(True))
     window.deleteLater()

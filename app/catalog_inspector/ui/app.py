@@ -325,10 +325,14 @@ def _run_main_window(
         rows = window.servers.rowCount()
         probe("window", engine=engine_imported(), rows=rows, visible=window.isVisible())
         painted = process_age_ms()
+        engine_loaded = asyncio.ensure_future(load_engine(runtime))  # on a thread, while the pages are built here
+        while window.pages.build_next():  # the other pages, one per turn: each is a frame's work or less
+            await asyncio.sleep(0)
+        probe("pages")
         # Reads on the offload threads, once the window is there: they would compete with building it.
         runtime.calls.load_all()
         runtime.config.probe_keyring()
-        await load_engine(runtime)
+        await engine_loaded
         probe("engine")
         freeze_startup_objects()
         prefer_the_gui_thread()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QItemSelection, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
     QListView,
     QMainWindow,
     QMessageBox,
+    QPlainTextEdit,
     QPushButton,
     QSplitter,
     QTabWidget,
@@ -36,25 +38,26 @@ from catalog_inspector.ui.export_action import SnapshotExport
 from catalog_inspector.ui.models.server_list import ServerListModel
 from catalog_inspector.ui.presenters import AppPresenter, Banner, ServerPresenter
 from catalog_inspector.ui.server_menu import ServerMenu
-from catalog_inspector.ui.signin import link_text
-from catalog_inspector.ui.widgets.call_panel import CallPanel
-from catalog_inspector.ui.widgets.checks_pane import ChecksPane
-from catalog_inspector.ui.widgets.drift_pane import DriftPane
-from catalog_inspector.ui.widgets.duplicates_pane import DuplicatesPane
+from catalog_inspector.ui.signin import link_text, sign_in_opened_words
 from catalog_inspector.ui.widgets.labels import ElidedLabel, plain_label
-from catalog_inspector.ui.widgets.list_pane import ListPane
-from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
+from catalog_inspector.ui.widgets.panes import set_capped_text
 from catalog_inspector.ui.widgets.sign_in import open_in_browser
 from catalog_inspector.ui.widgets.status_banner import StatusBanner
-from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
 from catalog_inspector.ui.widgets.tools_pane import ToolsPane
+from catalog_inspector.ui.window_pages import LOG_LINES, OTHER_LISTS, WindowPages
 
-__all__ = ["MainWindow"]
+if TYPE_CHECKING:  # the pages' modules are imported when the pages are built (`ui.window_pages`)
+    from catalog_inspector.ui.widgets.call_panel import CallPanel
+    from catalog_inspector.ui.widgets.checks_pane import ChecksPane
+    from catalog_inspector.ui.widgets.drift_pane import DriftPane
+    from catalog_inspector.ui.widgets.duplicates_pane import DuplicatesPane
+    from catalog_inspector.ui.widgets.list_pane import ListPane
+    from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
 
-LOG_LINES = 5000
+__all__ = ["LOG_LINES", "MainWindow"]
+
 LOG_BATCH = 300  # lines one repaint of the log appends (~30 µs each: within a frame); a flood skips the rest
 LOG_BATCH_MS = 100
-OTHER_LISTS = tuple(name for name in LIST_NAMES if name != "tools")
 
 _PRESENTER_SIGNALS = (
     "header_changed",
@@ -98,7 +101,7 @@ class MainWindow(QMainWindow):
         app.shutdown_finished.connect(self._on_app_shutdown_finished)
         app.servers_changed.connect(self._on_app_servers_changed)
         app.exported.connect(self._on_app_exported)
-        app.collisions_changed.connect(self._on_app_collisions_changed)
+        app.collisions_changed.connect(self.show_collisions)
         app.sign_in_started.connect(self._on_app_sign_in_started)
         app.messages.shown.connect(self._on_messages_shown)
         app.messages.cleared.connect(self._on_messages_cleared)
@@ -156,36 +159,15 @@ class MainWindow(QMainWindow):
         # The rows a big catalog plans are kept out of the cycle collector's sight as they are made.
         self.tools_pane.rows_planned.connect(self.app.rows_planned)
         self.tools_pane.filter.textChanged.connect(self._on_tool_filter_text_changed)
-        self.list_panes = {name: ListPane(name, self, self.app.checks) for name in OTHER_LISTS}
-        self.server_info = plain_text_view("serverInfo", self)
-        self.server_log = plain_text_view("serverLog", self)
-        self.server_log.setMaximumBlockCount(LOG_LINES)
-        # A server may flood stderr: lines reach the pane in batches, at most LOG_LINES per batch.
+        self.tools_pane.tool_selected.connect(self._on_tool_selected)
+        self.tools_pane.tree.doubleClicked.connect(self._on_tree_double_clicked)
+        self.tools_pane.timeline.walk_chosen.connect(lambda kind: self.choose_walk("tools", kind))
+        # A server may flood stderr: lines reach the pane in batches, at most LOG_BATCH per batch.
         self._log_batch: Batcher[str] = Batcher(self._append_log, LOG_BATCH_MS, keep_last=LOG_BATCH, parent=self)
-        server_tab = QSplitter(Qt.Orientation.Vertical, self)
-        server_tab.addWidget(self.server_info)
-        server_tab.addWidget(self.server_log)
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("catalogTabs")
         self.tabs.addTab(self.tools_pane, LIST_KINDS["tools"].title)
-        for name in OTHER_LISTS:
-            self.tabs.addTab(self.list_panes[name], LIST_KINDS[name].title.replace("&", "&&"))
-        for name in LIST_NAMES:
-            self._timeline(name).walk_chosen.connect(lambda kind, list_name=name: self._on_walk_chosen(list_name, kind))
-        self.tabs.addTab(server_tab, "Server && log")
-        self.drift_pane = DriftPane(self)
-        self.drift_pane.set_keep(self.app.keep)
-        self.drift_pane.keep_changed.connect(self._on_drift_pane_keep_changed)
-        self.duplicates_pane = DuplicatesPane(self)
-        self.checks_pane = ChecksPane(self)
-        self.call_panel = CallPanel(self.app.checks, self)
-        self.tools_pane.tool_selected.connect(self.call_panel.set_tool)
-        self.tools_pane.tree.doubleClicked.connect(self._on_tree_double_clicked)
-        self.tabs.insertTab(1, self.call_panel, "Call")
-        self.tabs.addTab(self.drift_pane, "Drift")
-        self.tabs.addTab(self.duplicates_pane, "Duplicates")
-        self.tabs.addTab(self.checks_pane, "Reach && collisions")
-
+        self.pages = WindowPages(self.tabs, self)  # the other pages: built after the first frame, or when needed
         main = QWidget(self)
         right = QVBoxLayout(main)
         right.addLayout(header)
@@ -229,8 +211,39 @@ class MainWindow(QMainWindow):
 
         show_about(self)
 
-    def _timeline(self, list_name: str) -> TimelinePanel:
-        return self.tools_pane.timeline if list_name == "tools" else self.list_panes[list_name].timeline
+    # -- the pages after Tools, built after the first frame (`ui.window_pages`) ----------
+    @property
+    def call_panel(self) -> CallPanel:
+        return self.pages.call_panel
+
+    @property
+    def list_panes(self) -> dict[str, ListPane]:
+        return {name: self.pages.list_pane(name) for name in OTHER_LISTS}
+
+    @property
+    def drift_pane(self) -> DriftPane:
+        return self.pages.drift_pane
+
+    @property
+    def duplicates_pane(self) -> DuplicatesPane:
+        return self.pages.duplicates_pane
+
+    @property
+    def checks_pane(self) -> ChecksPane:
+        return self.pages.checks_pane
+
+    @property
+    def server_info(self) -> QPlainTextEdit:
+        return self.pages.server_views()[0]
+
+    @property
+    def server_log(self) -> QPlainTextEdit:
+        return self.pages.server_views()[1]
+
+    def _timeline(self, list_name: str) -> TimelinePanel | None:
+        """The list's timeline; None while its page waits to be built (it is brought up to date then)."""
+        pane = self.tools_pane if list_name == "tools" else self.pages.built_lists().get(list_name)
+        return pane.timeline if pane is not None else None
 
     # -- user intents ---------------------------------------------------------
     @property
@@ -273,15 +286,9 @@ class MainWindow(QMainWindow):
     def _on_app_sign_in_started(self, name: str) -> None:
         """A server asks for a sign-in: the system browser is opened at its link once, whichever server it is."""
         sign_in = self.app.sign_in_of(name)
-        if sign_in is None:
-            return
-        opened = open_in_browser(link_text(sign_in.url))
-        shown = visible(name, 120)
-        where = (
-            "" if self._presenter is not None and self._presenter.name == name else f" (select {shown} to see its link)"
-        )
-        done = "your browser was opened at its sign-in page" if opened else "no browser could be opened; copy the link"
-        self.app.messages.progress(f"{shown} asks you to sign in: {done}{where}.")
+        if sign_in is not None:
+            selected = self._presenter is not None and self._presenter.name == name
+            self.app.messages.progress(sign_in_opened_words(name, open_in_browser(link_text(sign_in.url)), selected))
 
     def export_snapshot(self, path: Path | None = None, which: Which | None = None) -> bool:
         """File ▸ Export snapshot for the selected server (see `SnapshotExport.export`)."""
@@ -294,7 +301,11 @@ class MainWindow(QMainWindow):
         if self._presenter is not None:
             self._presenter.tool_filter = text
 
-    def _on_walk_chosen(self, list_name: str, kind: str) -> None:
+    def _on_tool_selected(self, tool: object) -> None:
+        self.call_panel.set_tool(tool)  # type: ignore[arg-type]
+
+    def choose_walk(self, list_name: str, kind: str) -> None:
+        """The timeline of `list_name` shows the walk `kind` (the latest, or the accepted one)."""
         if self._presenter is not None:
             self._presenter.choose_walk(list_name, kind)
 
@@ -406,12 +417,15 @@ class MainWindow(QMainWindow):
         # Each server keeps its own filter: another server's text would hide its tools with no word why.
         self.tools_pane.filter.setText(presenter.tool_filter)
         self._log_batch.clear()
-        self.call_panel.bind(presenter.call)
-        for name, pane in self.list_panes.items():
+        if (call := self.pages.built_call()) is not None:
+            call.bind(presenter.call)
+        for name, pane in self.pages.built_lists().items():
             if pane.request is not None:
                 pane.request.bind(presenter.requests[name])
-        self.drift_pane.bind(presenter.drift)
-        self.server_log.setPlainText(presenter.log_text())
+        if (drift := self.pages.built_drift()) is not None:
+            drift.bind(presenter.drift)
+        if (server := self.pages.built_server()) is not None:
+            server[1].setPlainText(presenter.log_text())
         self.statusBar().clearMessage()
         self._on_presenter_header_changed()
         self._on_presenter_banner_changed()
@@ -441,10 +455,11 @@ class MainWindow(QMainWindow):
         catalog = presenter.catalog
         self.tools_pane.set_tools(presenter.shown_tools(), *presenter.tool_marks())
         self._on_presenter_lint_changed()
-        for name, pane in self.list_panes.items():
+        for name, pane in self.pages.built_lists().items():
             pane.model.set_items(catalog.lists[name].items if catalog else [])
-        set_capped_text(self.server_info, presenter.server_text())
-        self._show_reach_and_drift_title()
+        if (server := self.pages.built_server()) is not None:
+            set_capped_text(server[0], presenter.server_text())
+        self.show_reach()
 
     def _on_presenter_marks_changed(self) -> None:
         """An approval or its check changed what the tree marks; the catalog is the same."""
@@ -454,36 +469,42 @@ class MainWindow(QMainWindow):
         marks = presenter.tool_marks()
         if marks != self.tools_pane.marks:
             self.tools_pane.set_tools(presenter.shown_tools(), *marks)
-        self._show_reach_and_drift_title()
+        self.show_reach()
 
     def _on_presenter_lint_changed(self) -> None:
         if self._presenter is not None:
             self.tools_pane.set_lint(self._presenter.lint_marks(), self._presenter.excluded_marks())
 
-    def _show_reach_and_drift_title(self) -> None:
+    def show_reach(self) -> None:
+        """The first-page reach and excluded tools of the selected server, and the Drift tab's alarm."""
         presenter = self._presenter
         if presenter is None:
             return
-        self.checks_pane.show_first_page(presenter.first_page())
-        catalog = presenter.catalog
-        self.checks_pane.show_excluded(catalog.excluded_tools if catalog is not None else None)
-        self.tabs.setTabText(self.tabs.indexOf(self.drift_pane), "Drift ⚠" if presenter.alarm else "Drift")
+        if (checks := self.pages.built_checks()) is not None:
+            checks.show_first_page(presenter.first_page())
+            catalog = presenter.catalog
+            checks.show_excluded(catalog.excluded_tools if catalog is not None else None)
+        self.tabs.setTabText(self.tabs.indexOf(self.pages.page("drift")), "Drift ⚠" if presenter.alarm else "Drift")
 
     def _on_presenter_walks_changed(self) -> None:
         presenter = self._presenter
         if presenter is None:
             return
         for name in LIST_NAMES:
-            self._timeline(name).set_walks(presenter.walks(name), presenter.chosen_walks.get(name))
+            timeline = self._timeline(name)
+            if timeline is not None:
+                timeline.set_walks(presenter.walks(name), presenter.chosen_walks.get(name))
         duplicates = presenter.duplicates()
-        self.duplicates_pane.show_duplicates(duplicates)
+        if (pane := self.pages.built_duplicates()) is not None:
+            pane.show_duplicates(duplicates)
         title = f"Duplicates ({len(duplicates)})" if duplicates else "Duplicates"
-        self.tabs.setTabText(self.tabs.indexOf(self.duplicates_pane), title)
+        self.tabs.setTabText(self.tabs.indexOf(self.pages.page("duplicates")), title)
 
     def _on_presenter_details_changed(self) -> None:
         presenter = self._presenter
         if presenter is not None:
-            set_capped_text(self.server_info, presenter.server_text())
+            if (server := self.pages.built_server()) is not None:
+                set_capped_text(server[0], presenter.server_text())
             self._update_server_actions()
 
     def _on_presenter_input_changed(self) -> None:
@@ -491,10 +512,12 @@ class MainWindow(QMainWindow):
         presenter = self._presenter
         tab = presenter.question_tab() if presenter is not None else None
         if tab is not None:
-            self.tabs.setCurrentWidget(self.call_panel if tab == "call" else self.list_panes[tab])
+            self.tabs.setCurrentWidget(self.pages.get(tab))
 
     def _on_presenter_pages_added(self, list_name: str) -> None:
-        self._timeline(list_name).pages_added()
+        timeline = self._timeline(list_name)
+        if timeline is not None:
+            timeline.pages_added()
 
     def _on_presenter_log_lines(self, lines: list[str]) -> None:
         self._log_batch.extend(lines)
@@ -504,7 +527,8 @@ class MainWindow(QMainWindow):
         if skipped:
             # A flood: the pane shows the latest lines of each batch, within a frame's work, and says what it skipped.
             lines = [f"[… {skipped:,} lines skipped: the server wrote faster than they can be shown]", *lines]
-        self.server_log.appendPlainText("\n".join(lines))
+        if (server := self.pages.built_server()) is not None:  # else it is read whole from the presenter when built
+            server[1].appendPlainText("\n".join(lines))
 
     def _on_tree_double_clicked(self, index: object) -> None:
         """Double-clicking a tool opens it in the Call tab (the presenter has it, whether the tab was shown yet)."""
@@ -523,12 +547,15 @@ class MainWindow(QMainWindow):
             return
         self.refresh()
 
-    def _on_drift_pane_keep_changed(self, keep: int) -> None:
+    def set_history_keep(self, keep: int) -> None:
+        """How many catalogs each server's history keeps (the Drift page's setting, remembered)."""
         self.settings.setValue("history/keep", keep)
         self.app.set_keep(keep)
 
-    def _on_app_collisions_changed(self) -> None:
-        self.checks_pane.show_collisions(self.app.collisions)
+    def show_collisions(self) -> None:
+        """The Reach & collisions page shows the app's collisions (when it has been built)."""
+        if (checks := self.pages.built_checks()) is not None:
+            checks.show_collisions(self.app.collisions)
 
     def _on_messages_shown(self, message: Message) -> None:
         # Made visible and bounded by the bridge: a server's words never render as anything but text.

@@ -23,7 +23,15 @@ from catalog_inspector.core.text import visible
 if TYPE_CHECKING:  # the engine's: a sign-in only exists once it is imported
     from catalog_inspector.core.oauth import Grant, SignIn
 
-__all__ = ["SIGN_IN_LABEL", "browser_url", "grant_lines", "link_text", "sign_in_text", "wait_words"]
+__all__ = [
+    "SIGN_IN_LABEL",
+    "browser_url",
+    "grant_lines",
+    "link_text",
+    "sign_in_opened_words",
+    "sign_in_text",
+    "wait_words",
+]
 
 SIGN_IN_LABEL = "Sign-in (OAuth)"
 LINK_LIMIT = 32_000  # characters of a link that is shown whole and may be opened (a longer one is cut, never opened)
@@ -96,6 +104,14 @@ def sign_in_text(server: str, sign_in: SignIn, walking: bool) -> str:
             f"The browser comes back to this app on 127.0.0.1:{port}, which listens only until this sign-in ends.",
         ]
     )
+
+
+def sign_in_opened_words(server: str, opened: bool, selected: bool) -> str:
+    """What the status bar says once a server asked for a sign-in and the browser was (or was not) opened."""
+    shown = visible(server, 120)
+    where = "" if selected else f" (select {shown} to see its link)"
+    done = "your browser was opened at its sign-in page" if opened else "no browser could be opened; copy the link"
+    return f"{shown} asks you to sign in: {done}{where}."
 
 
 def _moment(when: float) -> str:

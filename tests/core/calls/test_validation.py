@@ -6,10 +6,10 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from catalog_inspector.core.calls.validation import (
-    DEFAULT_DRAFT,
     Failure,
     Validation,
     check_result,
+    default_draft,
     problems_of,
     validate,
     verdict_of,
@@ -81,7 +81,7 @@ def test_array_positions_are_ordered_as_numbers_not_as_text() -> None:
 
 
 def test_without_a_schema_keyword_the_draft_is_2020_12_so_prefix_items_is_honoured() -> None:
-    assert DEFAULT_DRAFT is Draft202012Validator
+    assert default_draft() is Draft202012Validator
     found = problems_of({"prefixItems": [{"type": "integer"}], "items": False}, ["x", 2])
     assert [(p.pointer, p.keyword) for p in found] == [("", "items"), ("/0", "type")]  # the root first
 

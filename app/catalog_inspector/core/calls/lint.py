@@ -23,17 +23,11 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from jsonschema import SchemaError
-from jsonschema.protocols import Validator
-from jsonschema.validators import validator_for
-from jsonschema_specifications import REGISTRY  # type: ignore[import-untyped]  # it ships no py.typed
-from referencing import Registry, Specification
-from referencing.exceptions import Unresolvable
-from referencing.jsonschema import DRAFT202012, specification_with
-
 from catalog_inspector.core.calls.validation import pointer_of, validator_class
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # jsonschema is imported by the first lint, not with the window (`runtime.engine`)
+    from jsonschema.protocols import Validator
+    from referencing import Registry, Specification
     from referencing._core import Resolver  # not re-exported by the package; only named in annotations here
 
 __all__ = [
@@ -47,8 +41,6 @@ __all__ = [
     "lint_words",
 ]
 
-# The metaschemas jsonschema ships (what its validators resolve besides the document itself); no retrieval.
-SPECIFICATIONS: Registry[Any] = REGISTRY
 MAX_NODES = 10_000  # JSON values (objects, arrays, scalars) a lint looks at
 MAX_DEPTH = 64  # levels of nesting it follows (jsonschema's own recursion gives out a few hundred levels down)
 MAX_META_ERRORS = 50  # metaschema violations reported; an invalid schema rarely has more worth reading
@@ -152,8 +144,18 @@ def _root_issues(schema: Any) -> list[LintIssue]:
     return []
 
 
+def specifications() -> Registry[Any]:
+    """The metaschemas jsonschema ships (what its validators resolve besides the document itself); no retrieval."""
+    from jsonschema_specifications import REGISTRY  # type: ignore[import-untyped]  # it ships no py.typed
+
+    registry: Registry[Any] = REGISTRY
+    return registry
+
+
 def _draft(schema: Any) -> type[Validator] | LintIssue:
     """The validator class of the draft `schema` declares (2020-12 by default), or why its `$schema` is unusable."""
+    from jsonschema import SchemaError
+
     try:
         return validator_class(schema)
     except SchemaError as exc:
@@ -167,9 +169,11 @@ def _metaschema_issues(schema: Any) -> list[LintIssue]:
     cls = _draft(schema)
     if isinstance(cls, LintIssue):
         return [cls]
+    from jsonschema.validators import validator_for
+
     meta_cls = validator_for(cls.META_SCHEMA, default=cls)
     # As `check_schema` builds it, with the shipped metaschemas as the only registry: nothing is fetched.
-    meta = meta_cls(cls.META_SCHEMA, format_checker=meta_cls.FORMAT_CHECKER, registry=SPECIFICATIONS)
+    meta = meta_cls(cls.META_SCHEMA, format_checker=meta_cls.FORMAT_CHECKER, registry=specifications())
     found: list[tuple[tuple[tuple[int, int, str], ...], LintIssue]] = []
     try:
         for error in meta.iter_errors(schema):
@@ -195,6 +199,8 @@ def _position(path: Iterable[str | int]) -> tuple[tuple[int, int, str], ...]:
 
 def _specification(schema: Any) -> Specification[Any]:
     """The referencing rules (where `$id` and anchors live) of the schema's draft."""
+    from referencing.jsonschema import DRAFT202012, specification_with
+
     cls = _draft(schema)
     if isinstance(cls, LintIssue):
         return DRAFT202012
@@ -205,6 +211,8 @@ def _specification(schema: Any) -> Specification[Any]:
 def _ref_issue(resolver: Resolver[Any], ref: Any, where: str) -> LintIssue | None:
     if not isinstance(ref, str):
         return None  # the metaschema check reports a $ref that is not a string
+    from referencing.exceptions import Unresolvable
+
     try:
         resolver.lookup(ref)
     except (Unresolvable, ValueError, TypeError, LookupError):
@@ -222,7 +230,7 @@ def _root_resolver(schema: Any, spec: Specification[Any]) -> Resolver[Any] | Non
     try:
         uri = resource.id() or ""
         # Crawled once here: otherwise every lookup that misses would crawl the whole document again.
-        registry = SPECIFICATIONS.with_resource(uri, resource).crawl()
+        registry = specifications().with_resource(uri, resource).crawl()
         resolver: Resolver[Any] = registry.resolver(base_uri=uri)
     except (TypeError, ValueError, AttributeError):
         return None  # an `$id` or anchor that is not a string: the metaschema check reports it

@@ -16,19 +16,18 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
-
-from jsonschema import Draft202012Validator, SchemaError
-from jsonschema.exceptions import ValidationError as SchemaViolation
-from jsonschema.protocols import Validator
-from jsonschema.validators import validator_for
-from referencing import Registry
-from referencing.exceptions import Unresolvable
+from typing import TYPE_CHECKING, Any, Literal
 
 from catalog_inspector.core.pointer import pointer_of, pointer_parts
 
+if TYPE_CHECKING:  # jsonschema is imported by the first validation, not with the window (`runtime.engine`)
+    from jsonschema import SchemaError
+    from jsonschema.exceptions import ValidationError as SchemaViolation
+    from jsonschema.protocols import Validator
+    from referencing.exceptions import Unresolvable
+
 __all__ = [
-    "DEFAULT_DRAFT",
+    "default_draft",
     "Failure",
     "FieldProblem",
     "ResultVerdict",
@@ -46,9 +45,6 @@ __all__ = [
     "verdict_of",
 ]
 
-# jsonschema's own fallback is "the latest draft it knows", which moves with upgrades;
-# MCP says schemas without `$schema` are 2020-12, so that is pinned here.
-DEFAULT_DRAFT: type[Validator] = Draft202012Validator
 # Below this nesting a RecursionError is blamed on the schema (a `$ref` loop); above it,
 # on the instance. jsonschema spends a few frames per level, so the default recursion
 # limit of 1000 runs out somewhere past 200 levels of a legitimately recursive schema.
@@ -110,17 +106,29 @@ class Validation:
         return self.failure is None and not self.problems
 
 
+def default_draft() -> type[Validator]:
+    """2020-12: jsonschema's own fallback is "the latest draft it knows", which moves with upgrades;
+    MCP says schemas without `$schema` are 2020-12, so that is pinned here."""
+    from jsonschema import Draft202012Validator
+
+    draft: type[Validator] = Draft202012Validator
+    return draft
+
+
 def validator_class(schema: Any) -> type[Validator]:
     """The validator class for the draft `schema` declares (2020-12 when it names none or one unknown)."""
+    from jsonschema import SchemaError
+    from jsonschema.validators import validator_for
+
     if isinstance(schema, dict):
         declared = schema.get("$schema")
         if declared is not None and not isinstance(declared, str):
             # validator_for would crash on it (unhashable, or not a string); it is a schema fault.
             raise SchemaError(f"$schema must be a string, not {type(declared).__name__}")
-        cls: type[Validator] = validator_for(schema, default=DEFAULT_DRAFT)
+        cls: type[Validator] = validator_for(schema, default=default_draft())
         return cls
     # A boolean is a schema; anything else is not, and the default draft's metaschema says so.
-    return DEFAULT_DRAFT
+    return default_draft()
 
 
 def build_validator(schema: Any) -> Validator:
@@ -130,6 +138,8 @@ def build_validator(schema: Any) -> Validator:
         SchemaError: the schema itself is not valid JSON Schema.
         RecursionError: the schema is nested too deeply to check.
     """
+    from referencing import Registry
+
     cls = validator_class(schema)
     cls.check_schema(schema)
     validator: Validator = cls(schema, registry=Registry())
@@ -188,6 +198,9 @@ def _depth(value: Any) -> int:
 
 
 def _schema_failure(exc: SchemaError | Unresolvable | RecursionError, instance: Any = None) -> Validation:
+    from jsonschema import SchemaError
+    from referencing.exceptions import Unresolvable
+
     if isinstance(exc, SchemaError):
         where = f" (at {exc.json_path})" if exc.path else ""
         return Validation(failure=Failure.BAD_SCHEMA, detail=f"not valid JSON Schema{where}: {exc.message}")
@@ -206,6 +219,8 @@ def _schema_failure(exc: SchemaError | Unresolvable | RecursionError, instance: 
 
 def prepare(schema: Any) -> Validator | Validation:
     """A validator for `schema`, or the classified reason there is none."""
+    from jsonschema import SchemaError
+
     try:
         return build_validator(schema)
     except SchemaError as exc:
@@ -227,6 +242,8 @@ def validate_with(
         limit: report at most this many problems (`truncated` says there were more).
         message_limit: cut longer messages (they quote the instance, which may be megabytes).
     """
+    from referencing.exceptions import Unresolvable
+
     try:
         problems, truncated = _problems(validator, instance, limit, message_limit)
     except (Unresolvable, RecursionError) as exc:

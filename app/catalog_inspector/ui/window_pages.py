@@ -1,0 +1,160 @@
+"""The main window's pages after Tools: Call, the other lists, Server & log, Drift, Duplicates, Reach & collisions.
+
+They are built after the window's first frame, one per turn of the event loop, or
+when first needed (`ui.lazy_tabs`): the first frame waits only for the sidebar, the
+header and the Tools page, and their modules are imported when they are built. A
+page built late is brought up to date with the selected server at once (`_on_built`);
+until then the window's handlers skip it (the `built_*` accessors say None).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, cast
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPlainTextEdit, QSplitter, QTabWidget, QWidget
+
+from catalog_inspector.core.catalog import LIST_KINDS, LIST_NAMES
+from catalog_inspector.ui.lazy_tabs import LazyTabs
+from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
+
+if TYPE_CHECKING:
+    from catalog_inspector.ui.main_window import MainWindow
+    from catalog_inspector.ui.widgets.call_panel import CallPanel
+    from catalog_inspector.ui.widgets.checks_pane import ChecksPane
+    from catalog_inspector.ui.widgets.drift_pane import DriftPane
+    from catalog_inspector.ui.widgets.duplicates_pane import DuplicatesPane
+    from catalog_inspector.ui.widgets.list_pane import ListPane
+
+__all__ = ["LOG_LINES", "OTHER_LISTS", "WindowPages"]
+
+LOG_LINES = 5000
+OTHER_LISTS = tuple(name for name in LIST_NAMES if name != "tools")
+
+
+class WindowPages(LazyTabs):
+    """The main window's lazily built pages, by name: "call", each of `OTHER_LISTS`, "server", "drift",
+    "duplicates", "checks" (in that tab order, after Tools)."""
+
+    def __init__(self, tabs: QTabWidget, window: MainWindow) -> None:
+        super().__init__(tabs, self._on_built)
+        self.window = window
+        self.add("call", "Call", self._build_call)
+        for name in OTHER_LISTS:
+            self.add(name, LIST_KINDS[name].title.replace("&", "&&"), partial(self._build_list, name))
+        self.add("server", "Server && log", self._build_server)
+        self.add("drift", "Drift", self._build_drift)
+        self.add("duplicates", "Duplicates", self._build_duplicates)
+        self.add("checks", "Reach && collisions", self._build_checks)
+
+    # -- builders: each imports its page's module ------------------------------
+    def _build_call(self) -> QWidget:
+        from catalog_inspector.ui.widgets.call_panel import CallPanel
+
+        return CallPanel(self.window.app.checks, self.window)
+
+    def _build_list(self, name: str) -> QWidget:
+        from catalog_inspector.ui.widgets.list_pane import ListPane
+
+        pane = ListPane(name, self.window, self.window.app.checks)
+        pane.timeline.walk_chosen.connect(lambda kind: self.window.choose_walk(name, kind))
+        return pane
+
+    def _build_server(self) -> QWidget:
+        self.server_info = plain_text_view("serverInfo", self.window)
+        self.server_log = plain_text_view("serverLog", self.window)
+        self.server_log.setMaximumBlockCount(LOG_LINES)
+        page = QSplitter(Qt.Orientation.Vertical, self.window)
+        page.addWidget(self.server_info)
+        page.addWidget(self.server_log)
+        return page
+
+    def _build_drift(self) -> QWidget:
+        from catalog_inspector.ui.widgets.drift_pane import DriftPane
+
+        pane = DriftPane(self.window)
+        pane.set_keep(self.window.app.keep)
+        pane.keep_changed.connect(self.window.set_history_keep)
+        return pane
+
+    def _build_duplicates(self) -> QWidget:
+        from catalog_inspector.ui.widgets.duplicates_pane import DuplicatesPane
+
+        return DuplicatesPane(self.window)
+
+    def _build_checks(self) -> QWidget:
+        from catalog_inspector.ui.widgets.checks_pane import ChecksPane
+
+        return ChecksPane(self.window)
+
+    def _on_built(self, name: str, page: QWidget) -> None:
+        """Bring a page just built up to date with the selected server (and the app's collisions)."""
+        window = self.window
+        presenter = window.presenter
+        if name == "checks":
+            window.show_collisions()
+        if presenter is None:
+            return
+        if name == "call":
+            cast("CallPanel", page).bind(presenter.call)
+        elif name in OTHER_LISTS:
+            pane = cast("ListPane", page)
+            if pane.request is not None:
+                pane.request.bind(presenter.requests[name])
+            catalog = presenter.catalog
+            pane.model.set_items(catalog.lists[name].items if catalog else [])
+            pane.timeline.set_walks(presenter.walks(name), presenter.chosen_walks.get(name))
+        elif name == "server":
+            set_capped_text(self.server_info, presenter.server_text())
+            self.server_log.setPlainText(presenter.log_text())
+        elif name == "drift":
+            cast("DriftPane", page).bind(presenter.drift)
+        elif name == "duplicates":
+            cast("DuplicatesPane", page).show_duplicates(presenter.duplicates())
+        elif name == "checks":
+            window.show_reach()
+
+    # -- each page, built now if it was not --------------------------------------
+    @property
+    def call_panel(self) -> CallPanel:
+        return cast("CallPanel", self.get("call"))
+
+    def list_pane(self, name: str) -> ListPane:
+        return cast("ListPane", self.get(name))
+
+    @property
+    def drift_pane(self) -> DriftPane:
+        return cast("DriftPane", self.get("drift"))
+
+    @property
+    def duplicates_pane(self) -> DuplicatesPane:
+        return cast("DuplicatesPane", self.get("duplicates"))
+
+    @property
+    def checks_pane(self) -> ChecksPane:
+        return cast("ChecksPane", self.get("checks"))
+
+    def server_views(self) -> tuple[QPlainTextEdit, QPlainTextEdit]:
+        """The server details and the server log."""
+        self.get("server")
+        return self.server_info, self.server_log
+
+    # -- each page if it has been built, else None (nothing is built by asking) ------
+    def built_call(self) -> CallPanel | None:
+        return cast("CallPanel | None", self.built("call"))
+
+    def built_lists(self) -> dict[str, ListPane]:
+        return {name: cast("ListPane", page) for name in OTHER_LISTS if (page := self.built(name)) is not None}
+
+    def built_drift(self) -> DriftPane | None:
+        return cast("DriftPane | None", self.built("drift"))
+
+    def built_duplicates(self) -> DuplicatesPane | None:
+        return cast("DuplicatesPane | None", self.built("duplicates"))
+
+    def built_checks(self) -> ChecksPane | None:
+        return cast("ChecksPane | None", self.built("checks"))
+
+    def built_server(self) -> tuple[QPlainTextEdit, QPlainTextEdit] | None:
+        return (self.server_info, self.server_log) if self.built("server") is not None else None

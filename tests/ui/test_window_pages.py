@@ -1,0 +1,82 @@
+"""The pages after Tools are built after the first frame, or when first needed, and show the selected server then."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QPlainTextEdit, QTableView
+
+from catalog_inspector.ui.main_window import MainWindow
+from tests.helpers import demo_spec
+from tests.ui.conftest import Harness, shown, wait_for
+
+TITLES = [
+    "Tools",
+    "Call",
+    "Resources",
+    "Resource templates",
+    "Prompts",
+    "Server && log",
+    "Drift",
+    "Duplicates",
+    "Reach && collisions",
+]
+
+
+def titles(window: MainWindow) -> list[str]:
+    return [window.tabs.tabText(index) for index in range(window.tabs.count())]
+
+
+def test_only_the_tools_page_is_built_with_the_window_and_every_tab_is_in_its_place(
+    harness: Harness, qtbot: Any
+) -> None:
+    window = harness.window([demo_spec("normal")], build_pages=False)
+    assert titles(window) == TITLES
+    assert window.pages.pending == ["call", "resources", "resource_templates", "prompts", "server", "drift",
+                                    "duplicates", "checks"]  # fmt: skip
+    assert window.findChild(QTableView, "resourceList") is None, "a page waiting to be built holds no widgets"
+    assert window.pages.built("call") is None and window.pages.built_lists() == {}
+
+
+def test_the_pages_are_built_one_at_a_time_in_tab_order_each_in_its_own_place(harness: Harness, qtbot: Any) -> None:
+    window = harness.window([demo_spec("normal")], build_pages=False)
+    built: list[str] = []
+    while window.pages.pending:
+        name = window.pages.pending[0]
+        more = window.pages.build_next()
+        built.append(name)
+        assert window.pages.built(name) is not None and more == bool(window.pages.pending)
+    assert built == ["call", "resources", "resource_templates", "prompts", "server", "drift", "duplicates", "checks"]
+    assert not window.pages.build_next()
+    assert titles(window) == TITLES
+    assert window.tabs.indexOf(window.call_panel) == 1 and window.tabs.indexOf(window.checks_pane) == 8
+    assert window.findChild(QTableView, "resourceList") is window.list_panes["resources"].table
+
+
+def test_a_page_asked_for_is_built_then_and_a_tab_chosen_builds_its_page_and_stays_chosen(
+    harness: Harness, qtbot: Any
+) -> None:
+    window = harness.window([demo_spec("normal")], build_pages=False)
+    panel = window.call_panel  # built on demand
+    assert window.pages.built("call") is panel and window.tabs.widget(1) is panel and "call" not in window.pages.pending
+    window.tabs.setCurrentIndex(6)  # Drift, not built yet
+    assert window.pages.built("drift") is not None
+    assert window.tabs.currentIndex() == 6 and window.tabs.currentWidget() is window.drift_pane
+
+
+def test_a_page_built_late_shows_the_selected_servers_catalog_log_and_titles(harness: Harness, qtbot: Any) -> None:
+    window = harness.window([demo_spec("normal")], build_pages=False)
+    wait_for(qtbot, lambda: shown(window))
+    presenter = window.current
+    assert presenter is not None and presenter.catalog is not None
+    assert window.pages.built_lists() == {}, "nothing asked for the lists: they wait"
+    resources = window.list_panes["resources"]  # built now, after the catalog came
+    items = presenter.catalog.lists["resources"].items
+    assert items and resources.model.rowCount() == len(items)
+    assert resources.timeline.model.rowCount() > 0, "its timeline shows the walk's pages"
+    assert resources.request is not None and resources.request.presenter is presenter.requests["resources"]
+    log = window.findChild(QPlainTextEdit, "serverLog")
+    assert log is None
+    assert window.server_log.toPlainText() == presenter.log_text()
+    assert window.call_panel.presenter is presenter.call
+    assert window.drift_pane.presenter is presenter.drift
