@@ -155,6 +155,7 @@ def main() -> None:
     from catalog_inspector.ui.app import freeze_startup_objects, prefer_the_gui_thread
     from catalog_inspector.ui.main_window import MainWindow
     from catalog_inspector.ui.presenters import AppPresenter
+    from catalog_inspector.ui.startup import import_engine
 
     qapp = QApplication([])
     loop = qasync.QEventLoop(qapp)
@@ -164,6 +165,7 @@ def main() -> None:
     settings = QSettings(os.path.join(tempfile.mkdtemp(), "s.ini"), QSettings.Format.IniFormat)
     window = MainWindow(AppPresenter(runtime), settings)  # selecting the only server starts its walk
     window.pages.build_all()  # as the app does after the first frame
+    import_engine()  # as run_app does behind the window: nothing the walk needs is imported during it
     freeze_startup_objects()  # as run_app does
     prefer_the_gui_thread()
     window.show()

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import QApplication, QTreeView
 from catalog_inspector.demo.catalog import Options, plan_for
 from catalog_inspector.ui.app import freeze_startup_objects, prefer_the_gui_thread
 from catalog_inspector.ui.models.roles import Role
+from catalog_inspector.ui.startup import import_engine
 from catalog_inspector.ui.widgets.tools_pane import ToolsPane
 
 NEEDLES = {
@@ -234,6 +235,7 @@ def main() -> None:
     cases = args.cases if args.cases != ["all"] else ["all", "fill", "filter"]
     app = QApplication.instance() or QApplication([])
     assert isinstance(app, QApplication)
+    import_engine()  # as run_app does behind the window: nothing the walk needs is imported during it
     freeze_startup_objects()  # as run_app does: the collector then sees what the app sees
     prefer_the_gui_thread()
     for n in args.sizes:

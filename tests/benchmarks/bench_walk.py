@@ -133,6 +133,7 @@ def app(tools: int, page_size: int) -> dict[str, float]:
     from catalog_inspector.ui.app import freeze_startup_objects, prefer_the_gui_thread
     from catalog_inspector.ui.main_window import MainWindow
     from catalog_inspector.ui.presenters import AppPresenter
+    from catalog_inspector.ui.startup import import_engine
 
     qapp = QApplication([])
     loop = qasync.QEventLoop(qapp)
@@ -195,6 +196,7 @@ def app(tools: int, page_size: int) -> dict[str, float]:
     window = MainWindow(AppPresenter(runtime), settings)  # selecting the only server starts the walk
     window.pages.build_all()  # as the app does after the first frame
     window.tools_pane.tools_applied.connect(on_applied)
+    import_engine()  # as run_app does behind the window: nothing the walk needs is imported during it
     freeze_startup_objects()  # as run_app does
     prefer_the_gui_thread()
     start[0] = time.perf_counter()

@@ -80,3 +80,18 @@ def test_a_page_built_late_shows_the_selected_servers_catalog_log_and_titles(har
     assert window.server_log.toPlainText() == presenter.log_text()
     assert window.call_panel.presenter is presenter.call
     assert window.drift_pane.presenter is presenter.drift
+
+
+def test_the_pages_behind_the_tree_follow_a_new_catalog_one_turn_later(harness: Harness, qtbot: Any) -> None:
+    window = harness.window([demo_spec("normal")])
+    wait_for(qtbot, lambda: shown(window))
+    resources = window.list_panes["resources"]
+    count = resources.model.rowCount()
+    assert count > 0
+    resources.model.set_items([])
+    window.pages.follow()  # as a new catalog does: the tree now, the other pages in the next turn
+    assert resources.model.rowCount() == 0, "not in the same turn as the tree"
+    wait_for(qtbot, lambda: resources.model.rowCount() == count)
+    resources.model.set_items([])
+    window.pages.follow(at_once=True)  # as choosing a server does
+    assert resources.model.rowCount() == count

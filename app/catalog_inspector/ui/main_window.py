@@ -40,7 +40,6 @@ from catalog_inspector.ui.presenters import AppPresenter, Banner, ServerPresente
 from catalog_inspector.ui.server_menu import ServerMenu
 from catalog_inspector.ui.signin import link_text, sign_in_opened_words
 from catalog_inspector.ui.widgets.labels import ElidedLabel, plain_label
-from catalog_inspector.ui.widgets.panes import set_capped_text
 from catalog_inspector.ui.widgets.sign_in import open_in_browser
 from catalog_inspector.ui.widgets.status_banner import StatusBanner
 from catalog_inspector.ui.widgets.tools_pane import ToolsPane
@@ -430,6 +429,7 @@ class MainWindow(QMainWindow):
         self._on_presenter_header_changed()
         self._on_presenter_banner_changed()
         self._on_presenter_catalog_changed()
+        self.pages.follow(at_once=True)  # a server just chosen: every page shows it now
         self._on_presenter_walks_changed()
         self._on_presenter_input_changed()  # a question that waits is one click away: its tab comes up
 
@@ -448,18 +448,13 @@ class MainWindow(QMainWindow):
             self.banner.show_banner(self._presenter.banner())
 
     def _on_presenter_catalog_changed(self) -> None:
-        """A new catalog, with its first report: the tree is planned once, with its marks; the lists follow."""
+        """A new catalog, with its first report: the tree is planned once, with its marks; the other pages follow."""
         presenter = self._presenter
         if presenter is None:
             return
-        catalog = presenter.catalog
         self.tools_pane.set_tools(presenter.shown_tools(), *presenter.tool_marks())
         self._on_presenter_lint_changed()
-        for name, pane in self.pages.built_lists().items():
-            pane.model.set_items(catalog.lists[name].items if catalog else [])
-        if (server := self.pages.built_server()) is not None:
-            set_capped_text(server[0], presenter.server_text())
-        self.show_reach()
+        self.pages.follow()
 
     def _on_presenter_marks_changed(self) -> None:
         """An approval or its check changed what the tree marks; the catalog is the same."""
@@ -503,8 +498,7 @@ class MainWindow(QMainWindow):
     def _on_presenter_details_changed(self) -> None:
         presenter = self._presenter
         if presenter is not None:
-            if (server := self.pages.built_server()) is not None:
-                set_capped_text(server[0], presenter.server_text())
+            self.pages.follow_details()
             self._update_server_actions()
 
     def _on_presenter_input_changed(self) -> None:

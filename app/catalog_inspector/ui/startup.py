@@ -68,6 +68,9 @@ def import_engine() -> None:
     Runs on a thread: module code only defines classes and constants (no QObject is made here).
     """
     import anyio._backends._asyncio  # noqa: F401  # anyio imports its backend on first use: that would be the GUI thread
+    import jsonschema_specifications  # type: ignore[import-untyped]  # noqa: F401  # else the first lint imports these
+    import referencing.jsonschema  # noqa: F401
+    from jsonschema import validators  # noqa: F401
 
     import catalog_inspector.core.oauth  # noqa: F401
     import catalog_inspector.core.session  # noqa: F401  # the session worker: the SDK, its client and transports

@@ -12,7 +12,7 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QPlainTextEdit, QSplitter, QTabWidget, QWidget
 
 from catalog_inspector.core.catalog import LIST_KINDS, LIST_NAMES
@@ -47,6 +47,9 @@ class WindowPages(LazyTabs):
         self.add("drift", "Drift", self._build_drift)
         self.add("duplicates", "Duplicates", self._build_duplicates)
         self.add("checks", "Reach && collisions", self._build_checks)
+        self._lists_due = False
+        self._details_due = False
+        self._scheduled = False
 
     # -- builders: each imports its page's module ------------------------------
     def _build_call(self) -> QWidget:
@@ -114,6 +117,37 @@ class WindowPages(LazyTabs):
             cast("DuplicatesPane", page).show_duplicates(presenter.duplicates())
         elif name == "checks":
             window.show_reach()
+
+    # -- what the pages show of the selected server ------------------------------
+    def follow(self, catalog: bool = True, details: bool = True, at_once: bool = False) -> None:
+        """The selected server's catalog (the lists, the reach) or its details changed: the pages follow one turn
+        later, so that a new catalog's tree and the pages behind it are not one frame's work (`at_once`: now)."""
+        self._lists_due |= catalog
+        self._details_due |= details
+        if at_once:
+            self.bring_up_to_date()
+        elif not self._scheduled:
+            self._scheduled = True
+            QTimer.singleShot(0, self.tabs, self.bring_up_to_date)
+
+    def follow_details(self) -> None:
+        """The selected server's details changed: shown now, or with the catalog's pages when they are due."""
+        self.follow(catalog=False, at_once=not self._scheduled)
+
+    def bring_up_to_date(self) -> None:
+        self._scheduled = False
+        lists, details = self._lists_due, self._details_due
+        self._lists_due = self._details_due = False
+        presenter = self.window.presenter
+        if presenter is None:
+            return
+        if lists:
+            catalog = presenter.catalog
+            for name, pane in self.built_lists().items():
+                pane.model.set_items(catalog.lists[name].items if catalog else [])
+            self.window.show_reach()
+        if (details or lists) and (server := self.built_server()) is not None:
+            set_capped_text(server[0], presenter.server_text())
 
     # -- each page, built now if it was not --------------------------------------
     @property
