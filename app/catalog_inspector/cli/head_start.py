@@ -32,15 +32,26 @@ import sys
 import threading
 from types import FrameType
 
-from catalog_inspector.core.processes import INHERITED_ENVIRONMENT, end_unclaimed, inherited_environment, start_early
+from catalog_inspector.core.processes import end_unclaimed, start_early
 
 __all__ = ["INHERITED_ENVIRONMENT", "begin", "finish", "inherited_environment", "loaded"]
 
 WALKING = ("snapshot", "check", "call", "prompt", "read")
+# mcp.client.stdio.DEFAULT_INHERITED_ENV_VARS on POSIX (no head start on Windows).
+INHERITED_ENVIRONMENT = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
 HELD_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)  # as cli.common.STOP_SIGNALS
 
 _held: dict[int, object] = {}  # signal -> the handler it had before the head start
 _pending: list[int] = []
+
+
+def inherited_environment() -> dict[str, str]:
+    """What `mcp.client.stdio.get_default_environment()` gives a server on POSIX: the allowlist, no shell functions."""
+    return {
+        key: value
+        for key in INHERITED_ENVIRONMENT
+        if (value := os.environ.get(key)) is not None and not value.startswith("()")
+    }
 
 
 def begin(argv: list[str]) -> bool:

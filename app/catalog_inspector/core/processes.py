@@ -59,12 +59,8 @@ from catalog_inspector.core.proc_table import Procs, Stat, pipes_of, read_stat, 
 __all__ = [
     "ProcessRegistry",
     "ServerTree",
-    "INHERITED_ENVIRONMENT",
     "adopt_orphans",
-    "early_pid",
-    "end_early",
     "end_unclaimed",
-    "inherited_environment",
     "kill_group",
     "open_server_process",
     "reap",
@@ -72,8 +68,6 @@ __all__ = [
     "start_time",
 ]
 
-# mcp.client.stdio.DEFAULT_INHERITED_ENV_VARS on POSIX (`start_early` runs only there; a test keeps the copy true).
-INHERITED_ENVIRONMENT = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
 REAP_TIMEOUT = 1.0  # seconds; a process that left our group could hold a pipe open
 REAPER_START = 10.0  # seconds for the reaper to start the server and say so; a loaded machine can be slow
 KILL_POLL = 0.01  # seconds between checks that a killed tree is gone
@@ -81,16 +75,6 @@ PR_SET_CHILD_SUBREAPER = 36  # <linux/prctl.h>
 
 _subreaper: tuple[int, bool] | None = None  # (pid, outcome): the flag does not survive fork(), so it is per process
 _LIVE: dict[int, ServerTree] = {}  # root pid -> tree, for the servers this process started and has not ended yet
-
-
-def inherited_environment() -> dict[str, str]:
-    """What `mcp.client.stdio.get_default_environment()` gives a server on POSIX: the allowlist, no shell functions
-    (copied: a server is started before the engine, which would import the SDK, is loaded)."""
-    return {
-        key: value
-        for key in INHERITED_ENVIRONMENT
-        if (value := os.environ.get(key)) is not None and not value.startswith("()")
-    }
 
 
 def kill_group(pid: int, sig: int = signal.SIGKILL) -> bool:
@@ -243,35 +227,15 @@ def _claim(command: list[str], env: dict[str, str], cwd: str | None) -> _Early |
 def end_unclaimed() -> None:
     """Kill every server `start_early` started that nobody took (each one's whole group)."""
     while _EARLY:
-        _end_early(_EARLY.pop())
-
-
-def end_early(command: list[str], *, env: dict[str, str], cwd: str | None) -> int | None:
-    """Kill the server `start_early` started with exactly this command, environment and directory, if nobody took
-    it (its walk was cancelled first); the pid it had (its reaper's), or None when there was none to end."""
-    early = _claim(command, env, cwd)
-    if early is None:
-        return None
-    _end_early(early)
-    return early.popen.pid
-
-
-def early_pid(command: list[str], *, env: dict[str, str], cwd: str | None) -> int | None:
-    """The pid (its reaper's) of the server `start_early` started with exactly this command, environment and
-    directory and nobody took yet, or None."""
-    key = _early_key(command, env, cwd)
-    return next((early.popen.pid for early in _EARLY if early.key == key), None)
-
-
-def _end_early(early: _Early) -> None:
-    ServerTree(early.popen.pid).kill_blocking()  # the reaper still runs: every descendant is below it
-    with suppress(subprocess.TimeoutExpired):
-        early.popen.wait(timeout=REAP_TIMEOUT)
-    for pipe in (early.popen.stdin, early.popen.stdout, early.popen.stderr):
-        if pipe is not None:
-            with suppress(OSError):
-                pipe.close()
-    os.close(early.status_read)
+        early = _EARLY.pop()
+        ServerTree(early.popen.pid).kill_blocking()  # the reaper still runs: every descendant is below it
+        with suppress(subprocess.TimeoutExpired):
+            early.popen.wait(timeout=REAP_TIMEOUT)
+        for pipe in (early.popen.stdin, early.popen.stdout, early.popen.stderr):
+            if pipe is not None:
+                with suppress(OSError):
+                    pipe.close()
+        os.close(early.status_read)
 
 
 async def _reaper_status(fd: int) -> bytes:

@@ -34,13 +34,7 @@ from catalog_inspector.core.calls import (
 from catalog_inspector.core.catalog import PageRecord, Snapshot, failed_snapshot, source_of
 from catalog_inspector.core.config import Limits, ServerSpec, limits_for
 from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind, internal_error
-from catalog_inspector.core.processes import (
-    ProcessRegistry,
-    early_pid,
-    end_early,
-    inherited_environment,
-    start_early,
-)
+from catalog_inspector.core.processes import ProcessRegistry
 from catalog_inspector.core.server_log import ServerLog
 from catalog_inspector.runtime.asks import AskQueue, PendingAsk
 from catalog_inspector.runtime.engine import EngineGate
@@ -169,7 +163,6 @@ class ServerSupervisor(QObject):
         self.asks = AskQueue(spec, limits, self.input_asked.emit, self.input_settled.emit, self.log.append, check)
         self._active: SessionWorker | None = None
         self._candidate: SessionWorker | _EngineWait | None = None
-        self._early: _EngineWait | None = None  # a walk that waited for the engine, and the server it started
         self._tasks = tasks if tasks is not None else TaskSet()  # this server's group of the runtime's task set
         self._cancelled: set[CallTicket] = set()  # calls the user stopped (their tasks end as "cancelled")
         self._stale = False
@@ -212,10 +205,7 @@ class ServerSupervisor(QObject):
         if self.engine.loaded:
             self._walk_now()
             return True
-        # The walk starts once the engine is imported; a stdio server is started now, so that its start-up and
-        # the engine's overlap (its session takes that very process); Cancel stops both meanwhile.
-        waiting = _EngineWait(self.spec, self._registry)
-        self._early = waiting
+        waiting = _EngineWait()  # the walk starts once the engine is imported; Cancel stops it meanwhile
         self._candidate = waiting
         self._set_state(ServerState.CONNECTING)
         self.walk_started.emit()
@@ -292,7 +282,6 @@ class ServerSupervisor(QObject):
         task = self._tasks.get(candidate)
         if task is not None:
             task.cancel()  # the worker exits its own contexts as the cancellation unwinds it
-        self._end_early()
         self.attempt = None
         self._set_state(self._settled_state())
         return True
@@ -584,15 +573,7 @@ class ServerSupervisor(QObject):
             if self.state is ServerState.READY:
                 self._set_state(ServerState.STALE)
 
-    def _end_early(self) -> None:
-        """The server a walk that waited for the engine started goes, unless its session took it."""
-        if self._early is not None:
-            self._early.stop()
-            self._early = None
-
     def _on_walked(self, worker: SessionWorker | _EngineWait, snapshot: Snapshot) -> None:
-        if worker is self._candidate:
-            self._end_early()
         if worker is not self._candidate:
             worker.stop()  # cancelled or superseded: its result is not ours to publish
             return
@@ -639,33 +620,10 @@ class ServerSupervisor(QObject):
 
 
 class _EngineWait:
-    """The candidate of a walk that waits for the engine to be imported (`runtime.engine`): no session yet.
-
-    A stdio server is started at once (`core.processes.start_early`, where it can be: Linux, under
-    its reaper): its start-up overlaps the engine's, and the walk's session takes that very process.
-    """
+    """The candidate of a walk that waits for the engine to be imported (`runtime.engine`): no session yet."""
 
     connection = None
     retired = False
 
-    def __init__(self, spec: ServerSpec, registry: ProcessRegistry | None) -> None:
-        self._launch: tuple[list[str], dict[str, str], str | None] | None = None
-        self._registry = registry
-        if spec.transport != "stdio":
-            return
-        command, env = [spec.command, *spec.args], inherited_environment() | dict(spec.env)
-        if start_early(command, env=env, cwd=spec.cwd):
-            self._launch = (command, env, spec.cwd)
-            pid = early_pid(command, env=env, cwd=spec.cwd)
-            if registry is not None and pid is not None:
-                registry.add(pid)  # recorded as any server is: a crash of the app leaves it to the next start's sweep
-
     def stop(self, quick: bool = False) -> None:
-        """End the server started early unless a session took it (the walk was cancelled, or the app quits)."""
-        if self._launch is None:
-            return
-        command, env, cwd = self._launch
-        self._launch = None
-        pid = end_early(command, env=env, cwd=cwd)
-        if pid is not None and self._registry is not None:
-            self._registry.remove(pid)
+        """Nothing to stop: the walk's task is cancelled, or it finds itself superseded when the gate opens."""

@@ -325,15 +325,14 @@ def _run_main_window(
         rows = window.servers.rowCount()
         probe("window", engine=engine_imported(), rows=rows, visible=window.isVisible())
         painted = process_age_ms()
-        engine_loaded = asyncio.ensure_future(load_engine(runtime))  # on a thread, while the pages are built here
+        await load_engine(runtime)  # the walks asked for meanwhile start now; their servers start up meanwhile
+        probe("engine")
         while window.pages.build_next():  # the other pages, one per turn: each is a frame's work or less
             await asyncio.sleep(0)
         probe("pages")
         # Reads on the offload threads, once the window is there: they would compete with building it.
         runtime.calls.load_all()
         runtime.config.probe_keyring()
-        await engine_loaded
-        probe("engine")
         freeze_startup_objects()
         prefer_the_gui_thread()
         if args.self_test:
