@@ -12,6 +12,7 @@ from catalog_inspector.core.calls import CallStore
 from catalog_inspector.core.config import LaunchConsent, Limits, ServerSpec
 from catalog_inspector.core.drift import History
 from catalog_inspector.runtime import Runtime, ServerState
+from catalog_inspector.runtime.engine import EngineGate
 from catalog_inspector.ui.main_window import MainWindow
 from catalog_inspector.ui.presenters import AppPresenter
 from tests.helpers import recording_registry, spin_until_gone
@@ -37,9 +38,12 @@ class Harness:
         call_store: CallStore | None = None,
         consent: LaunchConsent | None = None,
         build_pages: bool = True,
+        engine: EngineGate | None = None,
     ) -> MainWindow:
         registry = recording_registry(self.tmp_path / "sessions", self.pids)
-        runtime = Runtime(specs, limits, registry, history=history, call_store=call_store, consent=consent)
+        runtime = Runtime(
+            specs, limits, registry, history=history, call_store=call_store, consent=consent, engine=engine
+        )
         settings = settings or QSettings(str(self.tmp_path / "settings.ini"), QSettings.Format.IniFormat)
         window = MainWindow(AppPresenter(runtime), settings)
         if build_pages:

@@ -95,3 +95,23 @@ def test_the_pages_behind_the_tree_follow_a_new_catalog_one_turn_later(harness: 
     resources.model.set_items([])
     window.pages.follow(at_once=True)  # as choosing a server does
     assert resources.model.rowCount() == count
+
+
+def test_before_the_engine_is_in_a_click_on_a_server_works_and_both_walk_once_it_is(
+    harness: Harness, qtbot: Any
+) -> None:
+    from catalog_inspector.runtime import ServerState
+    from catalog_inspector.runtime.engine import EngineGate
+
+    gate = EngineGate(loaded=False)
+    window = harness.window([demo_spec("normal", name="one"), demo_spec("single", name="two")], engine=gate)
+    first = window.current
+    assert first is not None and first.supervisor.state is ServerState.CONNECTING
+    assert window.select_server("two")  # the sidebar answers before the engine is there
+    second = window.current
+    assert second is not None and second.name == "two" and second.supervisor.state is ServerState.CONNECTING
+    assert "connecting" in window.servers.index(1, 0).data()
+    assert not harness.pids, "no server starts before the engine"
+    window.app.runtime.engine_loaded()
+    wait_for(qtbot, lambda: shown(window))
+    wait_for(qtbot, lambda: first.supervisor.state is ServerState.READY)
