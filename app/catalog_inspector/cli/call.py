@@ -75,9 +75,9 @@ from catalog_inspector.core.calls import (
     parse_answers,
     report_of,
 )
-from catalog_inspector.core.catalog import Snapshot, failed_snapshot
+from catalog_inspector.core.catalog import Snapshot, failed_snapshot, source_of
 from catalog_inspector.core.config import Limits, ServerSpec
-from catalog_inspector.core.errors import AUTH_STEPS, stderr_lines
+from catalog_inspector.core.errors import AUTH_STEPS, internal_error, stderr_lines
 from catalog_inspector.core.files import (
     MAX_ARGUMENTS_BYTES,
     InputError,
@@ -92,9 +92,7 @@ from catalog_inspector.core.session import (
     SessionWorker,
     call_tool,
     get_prompt,
-    internal_error,
     read_resource,
-    source_of,
 )
 from catalog_inspector.core.text import visible
 

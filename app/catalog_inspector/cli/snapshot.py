@@ -21,7 +21,7 @@ from catalog_inspector.cli.common import (
     usage,
 )
 from catalog_inspector.cli.oauth import use_oauth_hooks
-from catalog_inspector.core.catalog import PageRecord, Snapshot, failed_snapshot, write_json
+from catalog_inspector.core.catalog import PageRecord, Snapshot, failed_snapshot, source_of, write_json
 from catalog_inspector.core.config import (
     Limits,
     ServerSpec,
@@ -35,7 +35,7 @@ from catalog_inspector.core.errors import (
     transport_hint,
 )
 from catalog_inspector.core.files import write_text_safely
-from catalog_inspector.core.session import SessionWorker, source_of
+from catalog_inspector.core.session import SessionWorker
 from catalog_inspector.core.text import visible
 
 

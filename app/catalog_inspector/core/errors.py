@@ -28,7 +28,6 @@ from catalog_inspector.core.jsonrpc_codes import Named, named_code
 from catalog_inspector.core.text import visible
 
 __all__ = [
-    "internal_error",
     "AUTH_STEPS",
     "CatalogError",
     "ErrorInfo",
@@ -38,6 +37,7 @@ __all__ = [
     "WalkRejected",
     "auth_step",
     "code_words",
+    "internal_error",
     "leaves",
     "make_error",
     "outcome_text",

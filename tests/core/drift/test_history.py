@@ -8,11 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from catalog_inspector.core.catalog import LIST_NAMES, ListResult, Snapshot
+from catalog_inspector.core.catalog import LIST_NAMES, ListResult, Snapshot, source_of
 from catalog_inspector.core.config import ServerSpec, server_key
 from catalog_inspector.core.drift import History
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind
-from catalog_inspector.core.session import source_of
 
 SPEC = ServerSpec(name="files", command="npx", args=("-y", "files-server"), env={"TOKEN": "env-secret-123"})
 

@@ -45,7 +45,6 @@ from catalog_inspector.core.launch import python_module_command
 from catalog_inspector.core.redact import redacted_args, redacted_url
 
 __all__ = [
-    "oauth_applies",
     "server_key",
     "BUDGET_KEYS",
     "DEFAULT_LOG_LEVEL",
@@ -61,6 +60,7 @@ __all__ = [
     "limits_for",
     "demo_servers",
     "load_config",
+    "oauth_applies",
     "parse_config",
     "parse_servers",
     "read_document",

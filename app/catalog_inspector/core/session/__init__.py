@@ -25,12 +25,8 @@ from catalog_inspector.core.session.requests import (
     get_prompt,
     read_resource,
 )
-from catalog_inspector.core.session.walk import (
-    source_of,
-)
 from catalog_inspector.core.session.worker import (
     SessionWorker,
-    internal_error,
 )
 
 __all__ = [
@@ -41,7 +37,5 @@ __all__ = [
     "SessionWorker",
     "call_tool",
     "get_prompt",
-    "internal_error",
     "read_resource",
-    "source_of",
 ]

@@ -31,7 +31,7 @@ from catalog_inspector.core.gc_pause import collector_paused
 from catalog_inspector.core.session.connection import Connection
 from catalog_inspector.core.transport import HeaderScreen
 
-__all__ = ["REQUESTS", "source_of", "take_snapshot"]  # source_of: core.catalog's, named here too
+__all__ = ["REQUESTS", "take_snapshot"]
 
 # The protocol binding of each list in `core.catalog.lists` (kept here: it needs the SDK's types).
 REQUESTS: dict[str, Callable[[types.PaginatedRequestParams | None], Any]] = {

@@ -16,14 +16,14 @@ from collections.abc import Callable
 
 import anyio
 
-from catalog_inspector.core.catalog import PageRecord, Snapshot, failed_snapshot
+from catalog_inspector.core.catalog import PageRecord, Snapshot, failed_snapshot, source_of
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.errors import CatalogError, ErrorKind, internal_error
 from catalog_inspector.core.session.connection import Connection, Notification, connect
-from catalog_inspector.core.session.walk import source_of, take_snapshot
+from catalog_inspector.core.session.walk import take_snapshot
 from catalog_inspector.core.transport import Faults, ServerLog
 
-__all__ = ["SessionWorker", "internal_error"]  # internal_error: core.errors', named here too
+__all__ = ["SessionWorker"]
 
 
 class SessionWorker:
