@@ -9,19 +9,21 @@ from typing import Any
 from catalog_inspector.runtime import ServerState
 from catalog_inspector.runtime.engine import EngineGate
 from tests.helpers import RUNTIME_WAIT as WAIT
-from tests.helpers import Runtimes, demo_spec, next_turn
+from tests.helpers import Runtimes, demo_spec
 
 
-def test_a_gate_made_open_never_waits_and_an_opened_one_lets_every_waiter_go(qtbot: Any, qloop: Any) -> None:
-    open_one = asyncio.ensure_future(EngineGate().wait())
+def test_a_gate_made_open_calls_at_once_and_an_opened_one_calls_every_waiter_in_order() -> None:
+    heard: list[str] = []
+    EngineGate().when_loaded(lambda: heard.append("open"))
+    assert heard == ["open"]
     gate = EngineGate(loaded=False)
-    waiters = [asyncio.ensure_future(gate.wait()) for _ in range(2)]
-    after = asyncio.ensure_future(next_turn())  # done once every task made before it has run its first step
-    qtbot.waitUntil(lambda: open_one.done() and after.done(), timeout=WAIT)
-    assert not any(waiter.done() for waiter in waiters), "a closed gate let a waiter through"
+    gate.when_loaded(lambda: heard.append("first"))
+    gate.when_loaded(lambda: heard.append("second"))
+    assert heard == ["open"], "a closed gate called a waiter"
     gate.open()
-    qtbot.waitUntil(lambda: all(waiter.done() for waiter in waiters), timeout=WAIT)
-    assert gate.loaded
+    assert heard == ["open", "first", "second"] and gate.loaded
+    gate.open()
+    assert heard == ["open", "first", "second"], "each waiter is called once"
 
 
 def test_a_walk_asked_for_before_the_engine_waits_for_it_then_runs(qtbot: Any, runtimes: Runtimes) -> None:

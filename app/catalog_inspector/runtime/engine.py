@@ -11,7 +11,7 @@ open (`tests/ui/test_startup.py` keeps it so).
 
 from __future__ import annotations
 
-import asyncio
+from collections.abc import Callable
 
 __all__ = ["ENGINE_MODULES", "EngineGate"]
 
@@ -29,28 +29,26 @@ ENGINE_MODULES = (
 
 
 class EngineGate:
-    """Open once the engine is imported; a gate made open (the default) never waits.
+    """Open once the engine is imported; a gate made open (the default) has nothing to wait for.
 
     Attributes:
-        loaded: the engine is imported; nothing waits any more.
+        loaded: the engine is imported.
     """
 
     def __init__(self, loaded: bool = True) -> None:
         self.loaded = loaded
-        self._waiting: list[asyncio.Future[None]] = []
+        self._waiting: list[Callable[[], None]] = []
 
-    async def wait(self) -> None:
-        """Return once the engine is imported (at once if it is)."""
+    def when_loaded(self, then: Callable[[], None]) -> None:
+        """Call `then` once the engine is imported (now, if it is)."""
         if self.loaded:
-            return
-        waiter = asyncio.get_running_loop().create_future()
-        self._waiting.append(waiter)
-        await waiter
+            then()
+        else:
+            self._waiting.append(then)
 
     def open(self) -> None:
-        """The engine is imported: everything that waits goes on."""
+        """The engine is imported: what waits goes on, in the order it asked."""
         self.loaded = True
         waiting, self._waiting = self._waiting, []
-        for waiter in waiting:
-            if not waiter.done():
-                waiter.set_result(None)
+        for then in waiting:
+            then()

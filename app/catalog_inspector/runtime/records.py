@@ -9,17 +9,26 @@ from __future__ import annotations
 import enum
 import itertools
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
 from PySide6.QtCore import QTimer
 
-from catalog_inspector.core.calls import REQUEST_LOGS, LogMessage
+from catalog_inspector.core.calls import REQUEST_LOGS
 from catalog_inspector.core.catalog import PageRecord, Snapshot
 
-__all__ = ["LOG_BATCH_MS", "Attempt", "CallTicket", "LogRelay", "ProgressRelay", "ServerState", "next_ticket"]
+__all__ = [
+    "LOG_BATCH_MS",
+    "Attempt",
+    "CallTicket",
+    "FrameBatch",
+    "LogRelay",
+    "ProgressRelay",
+    "ServerState",
+    "next_ticket",
+]
 
 
 class ServerState(enum.Enum):
@@ -95,17 +104,17 @@ class ProgressRelay:
         self._signal.emit(self._ticket, progress, total, message)
 
 
-class LogRelay:
-    """Passes a call's log messages on as `call_logged` signals, a batch per `LOG_BATCH_MS` (as the server log)."""
+class FrameBatch:
+    """Items passed on in batches, one per `LOG_BATCH_MS`: a flood costs the GUI thread a signal a frame, not one
+    an item. `emit` gets the batch (the latest `keep` items, all when None) and how many arrived."""
 
-    def __init__(self, signal: Any, ticket: CallTicket) -> None:
-        self._signal = signal
-        self._ticket = ticket
-        self._pending: deque[LogMessage] = deque(maxlen=REQUEST_LOGS)  # what a view can keep of one batch
+    def __init__(self, emit: Callable[[list[Any], int], None], keep: int | None = None) -> None:
+        self._emit = emit
+        self._pending: deque[Any] = deque(maxlen=keep)
         self._seen = 0
 
-    def __call__(self, message: LogMessage) -> None:
-        self._pending.append(message)
+    def __call__(self, item: Any) -> None:
+        self._pending.append(item)
         self._seen += 1
         if self._seen == 1:
             QTimer.singleShot(LOG_BATCH_MS, self._flush)
@@ -115,4 +124,12 @@ class LogRelay:
         self._pending.clear()
         self._seen = 0
         if batch:
-            self._signal.emit(self._ticket, batch, seen)
+            self._emit(batch, seen)
+
+
+class LogRelay(FrameBatch):
+    """Passes a call's log messages on as `call_logged` signals, a batch per `LOG_BATCH_MS` (as the server log)."""
+
+    def __init__(self, signal: Any, ticket: CallTicket) -> None:
+        # What a view can keep of one batch.
+        super().__init__(lambda batch, seen: signal.emit(ticket, batch, seen), keep=REQUEST_LOGS)

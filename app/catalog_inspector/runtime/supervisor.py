@@ -16,9 +16,10 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from contextvars import ContextVar
 from datetime import datetime
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 
 from catalog_inspector.core.calls import (
     CallOutcome,
@@ -28,6 +29,7 @@ from catalog_inspector.core.calls import (
     Round,
     TaskLog,
     TaskRecord,
+    cancelled_by_person,
     check_content_in_process,
     judge_in_process,
 )
@@ -39,9 +41,9 @@ from catalog_inspector.core.server_log import ServerLog
 from catalog_inspector.runtime.asks import AskQueue, PendingAsk
 from catalog_inspector.runtime.engine import EngineGate
 from catalog_inspector.runtime.records import (
-    LOG_BATCH_MS,
     Attempt,
     CallTicket,
+    FrameBatch,
     LogRelay,
     ProgressRelay,
     ServerState,
@@ -68,6 +70,13 @@ SIGN_IN_SLACK = 1.0
 # so the OAuth flow, under the sender's context; tasks it starts inherit it otherwise), so the app's
 # sign-in hooks (`runtime.signins`) know which server asks, and show the sign-in there.
 asking: ContextVar[ServerSupervisor | None] = ContextVar("asking", default=None)
+
+
+def _session() -> ModuleType:
+    """The engine's session layer: imported where a session starts, once the engine gate is open."""
+    from catalog_inspector.core import session
+
+    return session
 
 
 class ServerSupervisor(QObject):
@@ -152,8 +161,8 @@ class ServerSupervisor(QObject):
         self.accepted_at: datetime | None = None
         self.attempt: Attempt | None = None
         self.lost: ErrorInfo | None = None
-        self.log = ServerLog(on_line=self._on_log_line)
-        self._log_pending: list[str] = []
+        # A flooding server writes a line per write: the lines of one frame reach the pane as one batch.
+        self.log = ServerLog(on_line=FrameBatch(lambda lines, _seen: self.log_appended.emit(lines)))
         self.call_drain = limits.request_timeout
         self.changes_heard = 0  # list-changed notifications heard, on any session (for the curious and for tests)
         self.sign_in: SignIn | None = None
@@ -162,7 +171,8 @@ class ServerSupervisor(QObject):
         # The server's questions that wait for a person (its requests', and any it asks outside a call).
         self.asks = AskQueue(spec, limits, self.input_asked.emit, self.input_settled.emit, self.log.append, check)
         self._active: SessionWorker | None = None
-        self._candidate: SessionWorker | _EngineWait | None = None
+        self._candidate: SessionWorker | None = None
+        self._waiting = False  # a walk was asked for before the engine was imported: it starts when it is
         self._tasks = tasks if tasks is not None else TaskSet()  # this server's group of the runtime's task set
         self._cancelled: set[CallTicket] = set()  # calls the user stopped (their tasks end as "cancelled")
         self._stale = False
@@ -172,7 +182,7 @@ class ServerSupervisor(QObject):
     # -- what the UI asks ---------------------------------------------------
     @property
     def busy(self) -> bool:
-        return self._candidate is not None
+        return self._candidate is not None or self._waiting
 
     @property
     def connection(self) -> Connection | None:
@@ -203,24 +213,23 @@ class ServerSupervisor(QObject):
         self.attempt = Attempt(datetime.now().astimezone(), after_stale=self.state is ServerState.STALE)
         self._candidate_saw_change = False
         if self.engine.loaded:
-            self._walk_now()
-            return True
-        waiting = _EngineWait()  # the walk starts once the engine is imported; Cancel stops it meanwhile
-        self._candidate = waiting
+            self._candidate = self._new_worker()
+        else:  # the walk starts once the engine is imported (`runtime.engine`); Cancel stops it meanwhile
+            self._waiting = True
+            self.engine.when_loaded(self._on_engine_loaded)
         self._set_state(ServerState.CONNECTING)
         self.walk_started.emit()
-        self._start(waiting, self._walk_once_loaded(waiting), lambda exc: self._on_crashed(waiting, exc))
+        self._start_candidate()
         return True
 
-    async def _walk_once_loaded(self, waiting: _EngineWait) -> None:
-        await self.engine.wait()
-        if self._candidate is waiting and not self._closing:
-            self._walk_now(announced=True)
+    def _on_engine_loaded(self) -> None:
+        if self._waiting and not self._closing:
+            self._waiting = False
+            self._candidate = self._new_worker()
+            self._start_candidate()
 
-    def _walk_now(self, announced: bool = False) -> None:
-        from catalog_inspector.core.session import SessionWorker  # the engine (imported by now: `runtime.engine`)
-
-        candidate = SessionWorker(
+    def _new_worker(self) -> SessionWorker:
+        candidate: SessionWorker = _session().SessionWorker(
             self.spec,
             limits_for(self.spec, self.limits),
             log=self.log,
@@ -231,11 +240,12 @@ class ServerSupervisor(QObject):
             on_connected=lambda connection: self._on_connected(candidate, connection),
             on_lost=lambda error: self._on_lost(candidate, error),
         )
-        self._candidate = candidate
-        if not announced:
-            self._set_state(ServerState.CONNECTING)
-            self.walk_started.emit()
-        self._start(candidate, self._run_worker(candidate), lambda exc: self._on_crashed(candidate, exc))
+        return candidate
+
+    def _start_candidate(self) -> None:
+        candidate = self._candidate
+        if candidate is not None:
+            self._start(candidate, self._run_worker(candidate), lambda exc: self._on_crashed(candidate, exc))
 
     def walk_beside(self, spec: ServerSpec, on_walked: Callable[[Snapshot], None]) -> bool:
         """Walk `spec` (this server as another client: "walk again as …") once, in a session of its own beside the
@@ -244,9 +254,7 @@ class ServerSupervisor(QObject):
         False when this server is closing (nothing starts)."""
         if self._closing or not self.engine.loaded:  # before the engine there is no catalog to compare with
             return False
-        from catalog_inspector.core.session import SessionWorker  # the engine (imported by now: `runtime.engine`)
-
-        worker = SessionWorker(
+        worker = _session().SessionWorker(
             spec,
             limits_for(spec, self.limits),
             on_spawn=self._registry.add if self._registry else None,
@@ -275,11 +283,11 @@ class ServerSupervisor(QObject):
 
     def cancel(self) -> bool:
         """Stop the walk in progress; the shown catalog stays. False if nothing runs."""
-        candidate = self._candidate
-        if candidate is None:
+        candidate, waited = self._candidate, self._waiting
+        if candidate is None and not waited:
             return False
-        self._candidate = None
-        task = self._tasks.get(candidate)
+        self._candidate, self._waiting = None, False
+        task = self._tasks.get(candidate) if candidate is not None else None
         if task is not None:
             task.cancel()  # the worker exits its own contexts as the cancellation unwinds it
         self.attempt = None
@@ -379,18 +387,6 @@ class ServerSupervisor(QObject):
         # SignIn is unhashable: a fresh key. A bug while following it is ours: in the log, and the sign-in ends.
         self._start(object(), self._follow_sign_in(sign_in, asyncio.current_task()), self._log_bug)
 
-    def _on_log_line(self, line: str) -> None:
-        # A flooding server writes a line per write: one signal per line through the presenter to the
-        # pane costs the GUI thread per line. The lines of one frame go as one batch.
-        self._log_pending.append(line)
-        if len(self._log_pending) == 1:
-            QTimer.singleShot(LOG_BATCH_MS, self._flush_log)
-
-    def _flush_log(self) -> None:
-        lines, self._log_pending = self._log_pending, []
-        if lines:
-            self.log_appended.emit(lines)
-
     def hear_sign_in_notice(self, words: str) -> None:
         self.log.append(f"[mcp-catalog-inspector] sign-in: {words}")
         self.sign_in_noticed.emit(words)
@@ -412,20 +408,7 @@ class ServerSupervisor(QObject):
     ) -> None:
         if ticket in self._cancelled:
             self._cancelled.discard(ticket)
-            words = "you cancelled the call; the server was told to stop"
-            last = rounds[-1] if rounds else None
-            # Still unanswered: no answers yet (2026-07-28), or the question withdrawn with the call (older eras).
-            if last is not None and (
-                len(last.responses) < len(last.requests) or any(a.unanswered for a in last.responses)
-            ):
-                words = (
-                    f"you cancelled the call while the server waited for an answer (round {rounds[-1].index}); "
-                    "the server was told to stop"
-                )
-            error = ErrorInfo(ErrorKind.CANCELLED, words)
-            if task is not None and task.cancel_sent:
-                error = ErrorInfo(ErrorKind.CANCELLED, f"{words}; tasks/cancel was sent for its task")
-            self.call_finished.emit(ticket, CallOutcome("cancelled", error=error, rounds=rounds, task=task))
+            self.call_finished.emit(ticket, cancelled_by_person(rounds, task))
 
     async def close(self, quick: bool = True) -> None:
         """Close every session of this server (bounded); no process is left running.
@@ -436,21 +419,15 @@ class ServerSupervisor(QObject):
         self.asks.withdraw_all()
         if self.sign_in is not None:
             self.sign_in.cancel()  # nobody is left to finish it: its listener closes at once
-        for worker in self._workers():
-            worker.stop(quick=quick)
-        if self._candidate is not None:
+        if self.engine.loaded:  # else no session was ever started
+            for owner in self._tasks.keys():
+                if isinstance(owner, _session().SessionWorker):
+                    owner.stop(quick=quick)
+        if self.busy:
             self.cancel()
         if not await self._tasks.settle(CLOSE_TIMEOUT):
             self._tasks.cancel_all()
             await self._tasks.settle(CLOSE_TIMEOUT)
-
-    def _workers(self) -> list[SessionWorker]:
-        """Every session worker of this server's that has not ended (none before the engine is imported)."""
-        if not self.engine.loaded:
-            return []
-        from catalog_inspector.core.session import SessionWorker  # the engine (imported by now: `runtime.engine`)
-
-        return [owner for owner in self._tasks.keys() if isinstance(owner, SessionWorker)]
 
     # -- tasks: each one ends in exactly one report ----------------------------
     def _start(
@@ -473,8 +450,7 @@ class ServerSupervisor(QObject):
     async def _run_call(
         self, ticket: CallTicket, worker: SessionWorker, connection: Connection, snapshot: Snapshot
     ) -> None:
-        from catalog_inspector.core.session import call_tool, get_prompt, read_resource  # the engine: loaded by now
-
+        session = _session()
         asking.set(self)  # this task's own context: a sign-in this request needs is shown on this server
         progress = ProgressRelay(self.call_progress, ticket)
         logged = LogRelay(self.call_logged, ticket)
@@ -485,11 +461,13 @@ class ServerSupervisor(QObject):
         task = TaskLog(on_change=lambda log: self.call_task.emit(ticket, log.record())) if ticket.task else None
         try:
             if ticket.kind == "resource":
-                outcome = await read_resource(connection, ticket.tool, timeout, questions, logged)
+                outcome = await session.read_resource(connection, ticket.tool, timeout, questions, logged)
             elif ticket.kind == "prompt":
-                outcome = await get_prompt(connection, ticket.tool, ticket.arguments, timeout, questions, logged)
+                outcome = await session.get_prompt(
+                    connection, ticket.tool, ticket.arguments, timeout, questions, logged
+                )
             else:
-                outcome = await call_tool(
+                outcome = await session.call_tool(
                     connection,
                     snapshot,
                     ticket.tool,
@@ -521,7 +499,7 @@ class ServerSupervisor(QObject):
             )
         self.call_finished.emit(ticket, outcome)
 
-    def _on_crashed(self, worker: SessionWorker | _EngineWait, exc: BaseException) -> None:
+    def _on_crashed(self, worker: SessionWorker, exc: BaseException) -> None:
         error = self._report_bug(exc)
         if worker is self._candidate:
             self._on_walked(worker, self._crashed_snapshot(error))
@@ -573,7 +551,7 @@ class ServerSupervisor(QObject):
             if self.state is ServerState.READY:
                 self._set_state(ServerState.STALE)
 
-    def _on_walked(self, worker: SessionWorker | _EngineWait, snapshot: Snapshot) -> None:
+    def _on_walked(self, worker: SessionWorker, snapshot: Snapshot) -> None:
         if worker is not self._candidate:
             worker.stop()  # cancelled or superseded: its result is not ours to publish
             return
@@ -581,7 +559,7 @@ class ServerSupervisor(QObject):
         if self.attempt is not None:
             self.attempt.snapshot = snapshot
             self.attempt.live.clear()  # the snapshot holds the same pages now
-        if snapshot.status == "complete" and not self._closing and not isinstance(worker, _EngineWait):
+        if snapshot.status == "complete" and not self._closing:
             old, self._active = self._active, worker
             if old is not None:
                 old.retire(self.call_drain)
@@ -617,13 +595,3 @@ class ServerSupervisor(QObject):
     def _set_state(self, state: ServerState) -> None:
         self.state = state
         self.state_changed.emit()
-
-
-class _EngineWait:
-    """The candidate of a walk that waits for the engine to be imported (`runtime.engine`): no session yet."""
-
-    connection = None
-    retired = False
-
-    def stop(self, quick: bool = False) -> None:
-        """Nothing to stop: the walk's task is cancelled, or it finds itself superseded when the gate opens."""

@@ -43,6 +43,7 @@ __all__ = [
     "Layer",
     "Outcome",
     "OutcomeWords",
+    "cancelled_by_person",
     "find_tool",
     "judge_in_process",
     "layer_of",
@@ -273,6 +274,22 @@ class CallOutcome:
         if self.verdict is not None and self.verdict.verdict not in (*CLEAN_VERDICTS, "tool_error"):
             return f"{heading}; output: {self.verdict.verdict.replace('_', ' ')}"
         return heading
+
+
+def cancelled_by_person(rounds: tuple[Round, ...] = (), task: TaskRecord | None = None) -> CallOutcome:
+    """The outcome of a call the person stopped: in one sentence, with the round whose question was still
+    unanswered (no answers yet on 2026-07-28, or the question withdrawn with the call on older eras) and
+    whether the call's task was sent `tasks/cancel`."""
+    words = "you cancelled the call; the server was told to stop"
+    last = rounds[-1] if rounds else None
+    if last is not None and (len(last.responses) < len(last.requests) or any(a.unanswered for a in last.responses)):
+        words = (
+            f"you cancelled the call while the server waited for an answer (round {last.index}); "
+            "the server was told to stop"
+        )
+    if task is not None and task.cancel_sent:
+        words += "; tasks/cancel was sent for its task"
+    return CallOutcome("cancelled", error=ErrorInfo(ErrorKind.CANCELLED, words), rounds=rounds, task=task)
 
 
 def find_tool(snapshot: Snapshot, name: str) -> dict[str, Any] | None:
