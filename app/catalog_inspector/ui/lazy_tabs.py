@@ -21,11 +21,13 @@ class LazyTabs:
 
     Attributes:
         tabs: the tab widget.
+        names: every page's name, in tab order.
         pending: the names of the pages not built yet, in tab order.
     """
 
     def __init__(self, tabs: QTabWidget, on_built: Callable[[str, QWidget], None]) -> None:
         self.tabs = tabs
+        self.names: list[str] = []
         self.pending: list[str] = []
         self._on_built = on_built
         self._builders: dict[str, Callable[[], QWidget]] = {}
@@ -40,6 +42,7 @@ class LazyTabs:
         self.tabs.insertTab(index, placeholder, title)
         self._builders[name] = build
         self._pages[name] = placeholder
+        self.names.append(name)
         self.pending.append(name)
 
     def built(self, name: str) -> QWidget | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QByteArray, QItemSelection, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -213,23 +213,23 @@ class MainWindow(QMainWindow):
     # -- the pages after Tools, built after the first frame (`ui.window_pages`) ----------
     @property
     def call_panel(self) -> CallPanel:
-        return self.pages.call_panel
+        return cast("CallPanel", self.pages.get("call"))
 
     @property
     def list_panes(self) -> dict[str, ListPane]:
-        return {name: self.pages.list_pane(name) for name in OTHER_LISTS}
+        return {name: cast("ListPane", self.pages.get(name)) for name in OTHER_LISTS}
 
     @property
     def drift_pane(self) -> DriftPane:
-        return self.pages.drift_pane
+        return cast("DriftPane", self.pages.get("drift"))
 
     @property
     def duplicates_pane(self) -> DuplicatesPane:
-        return self.pages.duplicates_pane
+        return cast("DuplicatesPane", self.pages.get("duplicates"))
 
     @property
     def checks_pane(self) -> ChecksPane:
-        return self.pages.checks_pane
+        return cast("ChecksPane", self.pages.get("checks"))
 
     @property
     def server_info(self) -> QPlainTextEdit:
@@ -416,20 +416,12 @@ class MainWindow(QMainWindow):
         # Each server keeps its own filter: another server's text would hide its tools with no word why.
         self.tools_pane.filter.setText(presenter.tool_filter)
         self._log_batch.clear()
-        if (call := self.pages.built_call()) is not None:
-            call.bind(presenter.call)
-        for name, pane in self.pages.built_lists().items():
-            if pane.request is not None:
-                pane.request.bind(presenter.requests[name])
-        if (drift := self.pages.built_drift()) is not None:
-            drift.bind(presenter.drift)
-        if (server := self.pages.built_server()) is not None:
-            server[1].setPlainText(presenter.log_text())
+        self.pages.bind(presenter)  # before the catalog: the tree's current tool goes to this server's Call tab
         self.statusBar().clearMessage()
         self._on_presenter_header_changed()
         self._on_presenter_banner_changed()
         self._on_presenter_catalog_changed()
-        self.pages.follow(at_once=True)  # a server just chosen: every page shows it now
+        self.pages.follow(at_once=True)  # a server just chosen: every page shows it now, not a turn later
         self._on_presenter_walks_changed()
         self._on_presenter_input_changed()  # a question that waits is one click away: its tab comes up
 

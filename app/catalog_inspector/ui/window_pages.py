@@ -21,6 +21,7 @@ from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
 
 if TYPE_CHECKING:
     from catalog_inspector.ui.main_window import MainWindow
+    from catalog_inspector.ui.presenters import ServerPresenter
     from catalog_inspector.ui.widgets.call_panel import CallPanel
     from catalog_inspector.ui.widgets.checks_pane import ChecksPane
     from catalog_inspector.ui.widgets.drift_pane import DriftPane
@@ -92,31 +93,49 @@ class WindowPages(LazyTabs):
         return ChecksPane(self.window)
 
     def _on_built(self, name: str, page: QWidget) -> None:
-        """Bring a page just built up to date with the selected server (and the app's collisions)."""
-        window = self.window
-        presenter = window.presenter
+        """A page just built shows the selected server at once (and the app's collisions)."""
         if name == "checks":
-            window.show_collisions()
-        if presenter is None:
-            return
+            self.window.show_collisions()
+        presenter = self.window.presenter
+        if presenter is not None:
+            self._bind_page(name, page, presenter)
+            self._show_walks(name, page, presenter)
+            self._show_catalog(name, page, presenter, details=True)
+
+    def bind(self, presenter: ServerPresenter) -> None:
+        """A server was chosen: every page built takes its presenters and log (its catalog: `follow`)."""
+        for name, page in self._built_pages():
+            self._bind_page(name, page, presenter)
+
+    def _bind_page(self, name: str, page: QWidget, presenter: ServerPresenter) -> None:
+        """What a page shows of a server besides its catalog and walks: its presenters, its log."""
         if name == "call":
             cast("CallPanel", page).bind(presenter.call)
         elif name in OTHER_LISTS:
             pane = cast("ListPane", page)
             if pane.request is not None:
                 pane.request.bind(presenter.requests[name])
-            catalog = presenter.catalog
-            pane.model.set_items(catalog.lists[name].items if catalog else [])
-            pane.timeline.set_walks(presenter.walks(name), presenter.chosen_walks.get(name))
         elif name == "server":
-            set_capped_text(self.server_info, presenter.server_text())
             self.server_log.setPlainText(presenter.log_text())
         elif name == "drift":
             cast("DriftPane", page).bind(presenter.drift)
+
+    def _show_walks(self, name: str, page: QWidget, presenter: ServerPresenter) -> None:
+        """The server's walks: a list's timeline, the duplicates (the window's `walks_changed` for pages built)."""
+        if name in OTHER_LISTS:
+            cast("ListPane", page).timeline.set_walks(presenter.walks(name), presenter.chosen_walks.get(name))
         elif name == "duplicates":
             cast("DuplicatesPane", page).show_duplicates(presenter.duplicates())
+
+    def _show_catalog(self, name: str, page: QWidget, presenter: ServerPresenter, details: bool) -> None:
+        """What a page shows of the server's catalog (and, for Server & log, of its details)."""
+        if name in OTHER_LISTS:
+            catalog = presenter.catalog
+            cast("ListPane", page).model.set_items(catalog.lists[name].items if catalog else [])
+        elif name == "server" and details:
+            set_capped_text(self.server_info, presenter.server_text())
         elif name == "checks":
-            window.show_reach()
+            self.window.show_reach()
 
     # -- what the pages show of the selected server ------------------------------
     def follow(self, catalog: bool = True, details: bool = True, at_once: bool = False) -> None:
@@ -141,48 +160,22 @@ class WindowPages(LazyTabs):
         presenter = self.window.presenter
         if presenter is None:
             return
-        if lists:
-            catalog = presenter.catalog
-            for name, pane in self.built_lists().items():
-                pane.model.set_items(catalog.lists[name].items if catalog else [])
-            self.window.show_reach()
-        if (details or lists) and (server := self.built_server()) is not None:
-            set_capped_text(server[0], presenter.server_text())
+        for name, page in self._built_pages():
+            if lists or name == "server":
+                self._show_catalog(name, page, presenter, details or lists)
 
-    # -- each page, built now if it was not --------------------------------------
-    @property
-    def call_panel(self) -> CallPanel:
-        return cast("CallPanel", self.get("call"))
+    def _built_pages(self) -> list[tuple[str, QWidget]]:
+        return [(name, page) for name in self.names if (page := self.built(name)) is not None]
 
-    def list_pane(self, name: str) -> ListPane:
-        return cast("ListPane", self.get(name))
-
-    @property
-    def drift_pane(self) -> DriftPane:
-        return cast("DriftPane", self.get("drift"))
-
-    @property
-    def duplicates_pane(self) -> DuplicatesPane:
-        return cast("DuplicatesPane", self.get("duplicates"))
-
-    @property
-    def checks_pane(self) -> ChecksPane:
-        return cast("ChecksPane", self.get("checks"))
-
+    # -- each page, built now if it was not (the window's `call_panel`, `drift_pane` … are `get` of these) ----
     def server_views(self) -> tuple[QPlainTextEdit, QPlainTextEdit]:
         """The server details and the server log."""
         self.get("server")
         return self.server_info, self.server_log
 
     # -- each page if it has been built, else None (nothing is built by asking) ------
-    def built_call(self) -> CallPanel | None:
-        return cast("CallPanel | None", self.built("call"))
-
     def built_lists(self) -> dict[str, ListPane]:
         return {name: cast("ListPane", page) for name in OTHER_LISTS if (page := self.built(name)) is not None}
-
-    def built_drift(self) -> DriftPane | None:
-        return cast("DriftPane | None", self.built("drift"))
 
     def built_duplicates(self) -> DuplicatesPane | None:
         return cast("DuplicatesPane | None", self.built("duplicates"))
