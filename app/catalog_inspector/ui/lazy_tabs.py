@@ -22,13 +22,11 @@ class LazyTabs:
     Attributes:
         tabs: the tab widget.
         names: every page's name, in tab order.
-        pending: the names of the pages not built yet, in tab order.
     """
 
     def __init__(self, tabs: QTabWidget, on_built: Callable[[str, QWidget], None]) -> None:
         self.tabs = tabs
         self.names: list[str] = []
-        self.pending: list[str] = []
         self._on_built = on_built
         self._builders: dict[str, Callable[[], QWidget]] = {}
         self._pages: dict[str, QWidget] = {}  # the placeholder, then the page
@@ -43,7 +41,11 @@ class LazyTabs:
         self._builders[name] = build
         self._pages[name] = placeholder
         self.names.append(name)
-        self.pending.append(name)
+
+    @property
+    def pending(self) -> list[str]:
+        """The names of the pages not built yet, in tab order."""
+        return [name for name in self.names if name in self._builders]
 
     def built(self, name: str) -> QWidget | None:
         """The page if it has been built, else None (nothing is built by asking this)."""
@@ -58,7 +60,6 @@ class LazyTabs:
         build = self._builders.pop(name, None)
         if build is None:
             return self._pages[name]
-        self.pending.remove(name)
         placeholder = self._pages[name]
         index = self.tabs.indexOf(placeholder)
         current = self.tabs.currentIndex() == index
@@ -79,10 +80,11 @@ class LazyTabs:
 
     def build_next(self) -> bool:
         """Build the first page not built yet; False when every page is built."""
-        if not self.pending:
+        pending = self.pending
+        if not pending:
             return False
-        self.get(self.pending[0])
-        return bool(self.pending)
+        self.get(pending[0])
+        return len(pending) > 1
 
     def build_all(self) -> None:
         while self.build_next():
@@ -91,7 +93,7 @@ class LazyTabs:
     def _on_tabs_current_changed(self, index: int) -> None:
         if self._building:
             return
-        for name, page in self._pages.items():
-            if name in self._builders and self.tabs.indexOf(page) == index:
+        for name in self.pending:
+            if self.tabs.indexOf(self._pages[name]) == index:
                 self.get(name)
                 return
