@@ -71,6 +71,7 @@ from catalog_inspector.core.calls import (
     checking_with,
     counted,
     find_tool,
+    list_failed,
     not_sent,
     parse_answers,
     report_of,
@@ -262,7 +263,10 @@ async def _refused(plan: CallPlan, snapshot: Snapshot, sandbox: Sandbox) -> Call
     problems sent anyway (`--send-invalid`)."""
     name = plan.tool
     if plan.method == "prompts/get":
-        prompts = snapshot.lists["prompts"].items
+        listed = snapshot.lists["prompts"]
+        if not listed.judged:  # the tools were accepted, the prompts list on its own was not
+            return list_failed(name, plan.arguments, "prompts", listed)
+        prompts = listed.items
         if not any(prompt.get("name") == name for prompt in prompts):
             message = f"{name!r} is not among the {len(prompts)} prompts of the accepted catalog; nothing was sent"
             return not_sent(name, plan.arguments, Outcome.UNKNOWN_TOOL, message)

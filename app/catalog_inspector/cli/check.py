@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, TypeVar
 from catalog_inspector.cli.common import EXIT_CODES, UsageError, limits_of, spec_from, usage
 from catalog_inspector.cli.diff import load_snapshot, report
 from catalog_inspector.cli.snapshot import exit_code, say_why, walk, write_out
-from catalog_inspector.core.drift import catalog_items, diff_catalogs
+from catalog_inspector.core.drift import diff_snapshots
 
 if TYPE_CHECKING:
     from sys import UnraisableHookArgs
@@ -103,7 +103,9 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         return exit_code(snapshot)
     try:
         left = deadline - (time.monotonic() - started)
-        diff = within(left, lambda: diff_catalogs(catalog_items(baseline), catalog_items(snapshot)))
+        diff = within(left, lambda: diff_snapshots(baseline, snapshot))
     except OutOfTime:
         return _out_of_time(deadline, started, "before the comparison with the baseline was done")
-    return report(diff, args.json, args.fail_on, "check")
+    drift = report(diff, args.json, args.fail_on, "check")
+    # A list that failed on its own leaves the walk unfinished: the lists compared are shown, its code wins.
+    return exit_code(snapshot) if snapshot.partial else drift

@@ -10,7 +10,7 @@ from typing import Any
 
 from catalog_inspector.cli.common import EXIT_CODES, FAIL_ON, NOT_JSON, UsageError, usage
 from catalog_inspector.core.catalog import FORMAT, LIST_KINDS, LIST_NAMES, Snapshot, item_key
-from catalog_inspector.core.drift import ABSENT, CatalogDiff, Severity, catalog_items, diff_catalogs
+from catalog_inspector.core.drift import ABSENT, CatalogDiff, Severity, diff_snapshots
 from catalog_inspector.core.files import MAX_SNAPSHOT_BYTES, InputError, read_json
 from catalog_inspector.core.text import visible
 
@@ -32,7 +32,7 @@ def load_snapshot(path: Path) -> Snapshot:
         snapshot = Snapshot.from_json(data)
     except (KeyError, TypeError, ValueError) as exc:
         raise UsageError(f"{path} is not a snapshot: {type(exc).__name__}: {exc}") from exc
-    if snapshot.status != "complete":
+    if snapshot.status != "complete":  # its tools were not accepted (a list of its own that failed is only skipped)
         kind = snapshot.error.kind if snapshot.error is not None else "?"
         raise UsageError(f"{path} is a {snapshot.status} snapshot ({kind}): it holds no catalog to compare")
     for name in LIST_NAMES:
@@ -78,8 +78,10 @@ def diff_lines(diff: CatalogDiff) -> list[str]:
             lines.append(f"{severity.value} ({len(groups[severity])}):")
             lines.extend(groups[severity])
     counts = diff.counts()
+    for name in diff.not_compared:
+        lines.append(f"Not compared: {LIST_KINDS[name].plural} (a walk did not list them whole)")
     if diff.empty:
-        lines.append("No changes.")
+        lines.append("No changes." if not diff.not_compared else "No changes in the lists compared.")
     else:
         lines.append("Summary: " + ", ".join(f"{counts.get(s, 0)} {s.value}" for s in Severity))
     return lines
@@ -108,4 +110,4 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         old, new = load_snapshot(args.old), load_snapshot(args.new)
     except UsageError as exc:
         return usage(parser, "diff", str(exc))
-    return report(diff_catalogs(catalog_items(old), catalog_items(new)), args.json, args.fail_on)
+    return report(diff_snapshots(old, new), args.json, args.fail_on)

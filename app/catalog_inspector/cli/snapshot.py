@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import anyio
@@ -21,13 +22,21 @@ from catalog_inspector.cli.common import (
     usage,
 )
 from catalog_inspector.cli.oauth import use_oauth_hooks
-from catalog_inspector.core.catalog import PageRecord, Snapshot, failed_snapshot, source_of, write_json
+from catalog_inspector.core.catalog import (
+    PageRecord,
+    Snapshot,
+    failed_snapshot,
+    source_of,
+    unimplemented_words,
+    write_json,
+)
 from catalog_inspector.core.config import (
     Limits,
     ServerSpec,
 )
 from catalog_inspector.core.errors import (
     AUTH_STEPS,
+    ErrorInfo,
     ErrorKind,
     auth_step,
     code_words,
@@ -70,16 +79,20 @@ def write_out(command: str, snapshot: Snapshot, out: Path | None) -> int:
 
 def summary_line(snapshot: Snapshot) -> str | None:
     """The one line on stderr that says why a walk was not accepted, with the server's own last words."""
-    error = snapshot.error
-    if error is None:
+    if snapshot.error is None:
         return None
+    return error_line(snapshot.status, snapshot.error)
+
+
+def error_line(status: str, error: ErrorInfo) -> str:
+    """`failed: connection (tools, page 1): …`: a list's status and error as the CLI says them."""
     where = f" ({error.list_name}, page {error.page})" if error.page is not None else ""
     step = auth_step(error)
     if step is not None:
         where = f" ({step} step: {AUTH_STEPS[step]})"
     named = code_words(error)
     code = f"{named.text}: " if named is not None else ""
-    line = f"{snapshot.status}: {error.kind}{where}: {code}{visible(error.message, MESSAGE_LIMIT)}"
+    line = f"{status}: {error.kind}{where}: {code}{visible(error.message, MESSAGE_LIMIT)}"
     hint = transport_hint(error, app=False)
     if hint:
         line += f"; {hint}"
@@ -89,10 +102,27 @@ def summary_line(snapshot: Snapshot) -> str | None:
     return line
 
 
+def list_lines(snapshot: Snapshot) -> list[str]:
+    """One line per list judged on its own beside accepted tools: each that failed or was rejected (`partial:`),
+    and each the server offers but does not implement (`note:`, a finding, not a failure)."""
+    lines = []
+    for name in snapshot.partial:
+        result = snapshot.lists[name]
+        assert result.error is not None
+        lines.append("partial: " + error_line(result.status, replace(result.error, list_name=name)))
+    for name in snapshot.unimplemented:
+        lines.append(f"note: {name}: {unimplemented_words(name)} (it answered -32601, method not found)")
+    return lines
+
+
 def exit_code(snapshot: Snapshot) -> int:
+    """The worst list decides: 5 for a failed authorization, else the status of the tools list or, when the tools
+    were accepted, of the first other list that failed or was rejected (3 rejected, 4 failed; 0 when every list
+    was walked whole, was not offered, or is not implemented)."""
     if snapshot.error is not None and snapshot.error.kind is ErrorKind.AUTH:
         return EXIT_CODES["auth"]
-    return EXIT_CODES[snapshot.status]
+    partial = snapshot.partial
+    return EXIT_CODES[snapshot.lists[partial[0]].status if partial else snapshot.status]
 
 
 async def walk_until_signalled(spec: ServerSpec, limits: Limits) -> Snapshot:
@@ -128,7 +158,7 @@ def walk(args: argparse.Namespace, spec: ServerSpec) -> Snapshot:
 
 
 def say_why(snapshot: Snapshot) -> None:
-    """The summary line on stderr, if the walk was not accepted."""
+    """The summary line on stderr, if the walk was not accepted; a line for each list judged on its own else."""
     line = summary_line(snapshot)
-    if line is not None:
-        print(line, file=sys.stderr)
+    for said in [line] if line is not None else list_lines(snapshot):
+        print(said, file=sys.stderr)

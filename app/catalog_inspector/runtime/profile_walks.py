@@ -24,8 +24,7 @@ from catalog_inspector.core.drift import (
     Comparison,
     DriftRow,
     Severity,
-    catalog_items,
-    diff_catalogs,
+    diff_snapshots,
     rows_of,
 )
 from catalog_inspector.core.errors import code_words, reason, stderr_lines
@@ -81,7 +80,7 @@ def changes_words(diff: CatalogDiff) -> str:
 
 def _diff(ours: Snapshot, theirs: Snapshot) -> tuple[CatalogDiff, tuple[DriftRow, ...], dict[Severity, int]]:
     """On a worker thread: what `theirs` has that `ours` has not, and the other way round (linear in the changes)."""
-    diff = diff_catalogs(catalog_items(ours), catalog_items(theirs))
+    diff = diff_snapshots(ours, theirs)
     return diff, tuple(rows_of(diff)), diff.counts()
 
 

@@ -15,7 +15,7 @@ or a bug, reaches the message bridge with the server's name, never silence.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -33,11 +33,10 @@ from catalog_inspector.core.drift import (
     PinCheck,
     Pins,
     build_report_steps,
-    catalog_items,
     check_pins_steps,
     collisions_steps,
     counts_steps,
-    diff_catalogs_steps,
+    diff_snapshots_steps,
     forget_pins,
     load_pins,
     rows_steps,
@@ -368,7 +367,7 @@ class DriftTracker(QObject):
             return
         try:
             sides = await self._offload.run(self._load, old, new)
-            diff = await self._offload.in_slices(diff_catalogs_steps(*sides))
+            diff = await self._offload.in_slices(diff_snapshots_steps(sides[0], sides[1]))
             rows = tuple(await self._offload.in_slices(rows_steps(diff)))
             counts = await self._offload.in_slices(counts_steps(diff))
         except OffloadClosed:
@@ -387,9 +386,9 @@ class DriftTracker(QObject):
             RuntimeError: the runtime is shutting down.
         """
         sides = await self._offload.run(self._load, old, new)
-        return await self._offload.in_slices(diff_catalogs_steps(*sides))
+        return await self._offload.in_slices(diff_snapshots_steps(sides[0], sides[1]))
 
-    def _load(self, *sides: Entry | Snapshot) -> list[dict[str, Sequence[dict[str, Any]]]]:
+    def _load(self, *sides: Entry | Snapshot) -> list[Snapshot]:
         """On a worker thread: each side's lists (a kept snapshot is read from its file)."""
 
         def load(side: Entry | Snapshot) -> Snapshot:
@@ -398,4 +397,4 @@ class DriftTracker(QObject):
             assert self.history is not None
             return self.history.load(side)
 
-        return [catalog_items(load(side)) for side in sides]
+        return [load(side) for side in sides]

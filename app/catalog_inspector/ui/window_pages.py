@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QSplitter, QTabWidget, QWidget
 
 from catalog_inspector.core.catalog import LIST_KINDS, LIST_NAMES
 from catalog_inspector.ui.lazy_tabs import LazyTabs
+from catalog_inspector.ui.presenters.words import list_notice
 from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
 
 if TYPE_CHECKING:
@@ -131,7 +132,9 @@ class WindowPages(LazyTabs):
         """What a page shows of the server's catalog (and, for Server & log, of its details)."""
         if name in OTHER_LISTS:
             catalog = presenter.catalog
-            cast("ListPane", page).model.set_items(catalog.lists[name].items if catalog else [])
+            pane = cast("ListPane", page)
+            pane.set_notice(*list_notice(catalog, name))
+            pane.model.set_items(catalog.lists[name].items if catalog else [])
         elif name == "server" and details:
             set_capped_text(self.server_info, presenter.server_text())
         elif name == "checks":
@@ -163,6 +166,17 @@ class WindowPages(LazyTabs):
         for name, page in self._built_pages():
             if lists or name == "server":
                 self._show_catalog(name, page, presenter, details or lists)
+        if lists:
+            self._mark_lists(presenter)
+
+    def _mark_lists(self, presenter: ServerPresenter) -> None:
+        """A list tab whose list failed on its own (the tools accepted) says so in its title, built or not."""
+        catalog = presenter.catalog
+        for name in OTHER_LISTS:
+            title = LIST_KINDS[name].title.replace("&", "&&")
+            if catalog is not None and name in catalog.partial:
+                title += " ⚠"
+            self.tabs.setTabText(self.tabs.indexOf(self.page(name)), title)
 
     def _built_pages(self) -> list[tuple[str, QWidget]]:
         return [(name, page) for name in self.names if (page := self.built(name)) is not None]

@@ -94,6 +94,7 @@ from catalog_inspector.core.calls.report import (
     argument_problems,
     catalog_failed,
     counted,
+    list_failed,
     not_sent,
     report_of,
 )
@@ -201,6 +202,7 @@ __all__ = [
     "call_command",
     "capped",
     "catalog_failed",
+    "list_failed",
     "counted",
     "describe_result",
     "empty_value",

@@ -36,12 +36,13 @@ from catalog_inspector.core.calls.logs import LogMessage
 from catalog_inspector.core.calls.outcome import CLEAN_VERDICTS, OUTCOMES, CallOutcome, Outcome
 from catalog_inspector.core.calls.tasks import TaskRecord
 from catalog_inspector.core.calls.validation import FieldProblem, ResultVerdict, Validation
+from catalog_inspector.core.catalog import LIST_KINDS
 from catalog_inspector.core.errors import ErrorInfo
 from catalog_inspector.core.jsonrpc_codes import Named, named_code
 from catalog_inspector.core.text import visible
 
 if TYPE_CHECKING:
-    from catalog_inspector.core.catalog import Snapshot
+    from catalog_inspector.core.catalog import ListResult, Snapshot
 
 __all__ = [
     "FORMAT",
@@ -50,6 +51,7 @@ __all__ = [
     "Outcome",
     "argument_problems",
     "catalog_failed",
+    "list_failed",
     "counted",
     "not_sent",
     "report_of",
@@ -268,6 +270,17 @@ def not_sent(
     """The report of a call that was never sent (invalid arguments, unknown tool, a session already gone)."""
     error = CallError(message, details=details or {})
     return CallReport(tool, arguments, outcome, argument_errors, error=error)
+
+
+def list_failed(name: str, arguments: dict[str, Any], list_name: str, listed: ListResult) -> CallReport:
+    """The report when the list that names what was asked for (the prompts, say) failed on its own, though the
+    tools were accepted: `catalog_failed`, with that list's status and error."""
+    error = listed.error
+    where = f" page {error.page}" if error is not None and error.page is not None else ""
+    said = f"{error.kind}{where}): {error.message}" if error is not None else f"{listed.status})"
+    message = f"the {LIST_KINDS[list_name].plural} list was not accepted ({listed.status}: {said}"
+    code, details = (error.code, dict(error.details)) if error is not None else (None, {})
+    return CallReport(name, arguments, Outcome.CATALOG_FAILED, error=CallError(message, code, details))
 
 
 def catalog_failed(tool: str, arguments: dict[str, Any], snapshot: Snapshot) -> CallReport:

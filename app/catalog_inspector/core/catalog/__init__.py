@@ -38,6 +38,7 @@ from catalog_inspector.core.catalog.lists import (
 )
 from catalog_inspector.core.catalog.snapshot import (
     FORMAT,
+    JUDGED,
     NOT_OFFERED,
     ListResult,
     ListStatus,
@@ -50,6 +51,7 @@ from catalog_inspector.core.catalog.snapshot import (
     source_of,
     summarize,
     taken_words,
+    unimplemented_words,
     write_json,
 )
 
@@ -67,6 +69,7 @@ __all__ = [
     "offence_of",
     "FORMAT",
     "Fetched",
+    "JUDGED",
     "LIST_KINDS",
     "LIST_NAMES",
     "ListKind",
@@ -85,6 +88,7 @@ __all__ = [
     "now_iso",
     "taken_words",
     "summarize",
+    "unimplemented_words",
     "walk_list",
     "write_json",
 ]

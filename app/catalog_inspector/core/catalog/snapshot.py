@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import IO, Any, Literal
 
 from catalog_inspector.core.catalog.caching import SentValue, sent
-from catalog_inspector.core.catalog.lists import LIST_NAMES
+from catalog_inspector.core.catalog.lists import LIST_KINDS, LIST_NAMES
 from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind, code_words
 from catalog_inspector.core.jsonrpc_codes import Named
 
@@ -33,13 +33,17 @@ __all__ = [
     "source_of",
     "taken_words",
     "summarize",
+    "unimplemented_words",
     "write_json",
 ]
 
 FORMAT = "mcp-catalog-snapshot/1"
 
-ListStatus = Literal["complete", "rejected", "failed", "not_offered"]
+ListStatus = Literal["complete", "rejected", "failed", "not_offered", "unimplemented"]
 Status = Literal["complete", "rejected", "failed"]
+# A list whose contents are known: walked whole, or none to walk (not offered; offered but answered -32601, the
+# server's own "no such method", on its first page: `unimplemented`, a finding about the server, not a failure).
+JUDGED: frozenset[str] = frozenset({"complete", "not_offered", "unimplemented"})
 
 
 @dataclass(frozen=True)
@@ -152,7 +156,10 @@ class PageRecord:
 
 @dataclass(frozen=True, repr=False)
 class ListResult:
-    """One list of a snapshot: its status, its items (only when complete) and its timeline."""
+    """One list of a snapshot: its status, its items (only when complete) and its timeline.
+
+    `error` says why a list was not walked whole: for `failed` and `rejected`, what stopped it; for
+    `unimplemented`, the server's -32601 answer to the list's first page."""
 
     status: ListStatus
     items: tuple[dict[str, Any], ...] = ()
@@ -163,6 +170,11 @@ class ListResult:
         # The default repr would print every item: asyncio's task repr alone took 0.6 s
         # and 80 MB at 100,000 tools.
         return f"ListResult({self.status}, {len(self.items)} items, {len(self.pages)} pages, error={self.error!r})"
+
+    @property
+    def judged(self) -> bool:
+        """Whether the list's contents are known (`JUDGED`): only such a list is compared, pinned or counted."""
+        return self.status in JUDGED
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -191,7 +203,10 @@ class Snapshot:
     """What one walk of one server found.
 
     Attributes:
-        status/error: the whole snapshot; the first list that failed decides them.
+        status/error: whether there is a tool catalog, and why not: the tools list's own status and error
+            (for a server that offers no tools, the first other list that failed decides, as it always did).
+            Each other list has its own status: a catalog can be accepted while one of them failed
+            (`partial`), and that list's own error says why.
         server: name, version (and title) from the server's own info, plus protocol_version.
         lists: tools, resources, resource_templates, prompts.
         excluded_tools: `{name, reason}` of each tool a conforming 2026-07-28 client drops.
@@ -217,6 +232,18 @@ class Snapshot:
     def tools(self) -> ListResult:
         return self.lists["tools"]
 
+    @property
+    def partial(self) -> tuple[str, ...]:
+        """The lists that failed or were rejected in a snapshot whose tools were accepted, in table order."""
+        if self.status != "complete":
+            return ()
+        return tuple(name for name in LIST_NAMES if not self.lists[name].judged)
+
+    @property
+    def unimplemented(self) -> tuple[str, ...]:
+        """The lists the server offers but answered with -32601 (method not found), in table order."""
+        return tuple(name for name in LIST_NAMES if self.lists[name].status == "unimplemented")
+
     def to_json(self) -> dict[str, Any]:
         """The whole document; it shares the items with the snapshot (no copies of the catalog)."""
         tools = self.tools
@@ -234,6 +261,7 @@ class Snapshot:
             "pages": [p.to_json() for p in tools.pages],
             "tools_status": tools.status,
             "tools_error": tools.error.to_json() if tools.error else None,
+            "lists_status": {name: self.lists[name].status for name in LIST_NAMES},
             "excluded_tools": list(self.excluded_tools),
             **{name: self.lists[name].to_json() for name in LIST_NAMES if name != "tools"},
         }
@@ -332,13 +360,21 @@ def _write_lines(items: list[Any], out: IO[str], indent: str) -> None:
 
 
 def summarize(lists: dict[str, ListResult]) -> tuple[Status, ErrorInfo | None]:
-    """The snapshot's status and error: the first list (in table order) that did not complete decides."""
-    for name in LIST_NAMES:
+    """The snapshot's status and error: the tools list's, when the server offers tools; else the first other list
+    (in table order) that failed or was rejected."""
+    names = ("tools",) if lists["tools"].status != "not_offered" else LIST_NAMES
+    for name in names:
         result = lists[name]
         if result.status in ("rejected", "failed"):
             assert result.error is not None
             return result.status, replace(result.error, list_name=name)
     return "complete", None
+
+
+def unimplemented_words(list_name: str) -> str:
+    """The finding for a list the server offers but does not implement (its -32601 to the first page)."""
+    kind = LIST_KINDS[list_name]
+    return f"the server declares {kind.capability} but does not implement {kind.method}"
 
 
 def now_iso() -> str:

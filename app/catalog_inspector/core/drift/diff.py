@@ -18,7 +18,7 @@ with the C-level `==` first; the diff only recurses where that finds a differenc
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -159,9 +159,13 @@ class ListDiff:
 
 @dataclass(frozen=True)
 class CatalogDiff:
-    """Drift of every list between two catalogs, in `LIST_NAMES` order."""
+    """Drift of every list between two catalogs, in `LIST_NAMES` order.
+
+    `not_compared`: the lists left out because a walk on either side did not judge them (it failed or was
+    rejected there): nothing is known of their drift, which is neither "none" nor "all removed"."""
 
     lists: Mapping[str, ListDiff]
+    not_compared: tuple[str, ...] = ()
 
     def _list(self, name: str) -> ListDiff:
         return self.lists.get(name) or ListDiff(name)
@@ -190,6 +194,8 @@ class CatalogDiff:
             if name != "tools":
                 out[name] = self._list(name).to_json()
         out["summary"] = {severity.value: n for severity, n in self.counts().items()}
+        if self.not_compared:
+            out["not_compared"] = list(self.not_compared)
         return out
 
 
@@ -301,20 +307,25 @@ def _moves(old: Mapping[str, object], new: Mapping[str, object]) -> Steps[tuple[
 
 
 def diff_catalogs(
-    old: Mapping[str, Sequence[Mapping[str, Any]]], new: Mapping[str, Sequence[Mapping[str, Any]]]
+    old: Mapping[str, Sequence[Mapping[str, Any]]],
+    new: Mapping[str, Sequence[Mapping[str, Any]]],
+    skip: Collection[str] = (),
 ) -> CatalogDiff:
-    """Drift of every list; a list missing on one side counts as empty there."""
-    return run_whole(diff_catalogs_steps(old, new))
+    """Drift of every list but those in `skip` (`not_compared`); a list missing on one side counts as empty there."""
+    return run_whole(diff_catalogs_steps(old, new, skip))
 
 
 def diff_catalogs_steps(
-    old: Mapping[str, Sequence[Mapping[str, Any]]], new: Mapping[str, Sequence[Mapping[str, Any]]]
+    old: Mapping[str, Sequence[Mapping[str, Any]]],
+    new: Mapping[str, Sequence[Mapping[str, Any]]],
+    skip: Collection[str] = (),
 ) -> Steps[CatalogDiff]:
     """`diff_catalogs` in small steps (`core.steps`)."""
     lists: dict[str, ListDiff] = {}
     for name in LIST_NAMES:
-        lists[name] = yield from diff_list_steps(name, old.get(name, ()), new.get(name, ()))
-    return CatalogDiff(lists)
+        if name not in skip:
+            lists[name] = yield from diff_list_steps(name, old.get(name, ()), new.get(name, ()))
+    return CatalogDiff(lists, tuple(name for name in LIST_NAMES if name in skip))
 
 
 # --- the structural diff ------------------------------------------------------------------------

@@ -27,6 +27,9 @@ __all__ = [
     "build_report",
     "build_report_steps",
     "catalog_items",
+    "diff_snapshots",
+    "diff_snapshots_steps",
+    "not_judged",
     "counts_steps",
     "counts_words",
     "collisions",
@@ -44,6 +47,22 @@ def catalog_items(snapshot: Snapshot) -> dict[str, Sequence[dict[str, Any]]]:
     return {
         name: snapshot.lists[name].items if snapshot.lists[name].status == "complete" else () for name in LIST_NAMES
     }
+
+
+def not_judged(*snapshots: Snapshot) -> tuple[str, ...]:
+    """The lists that some of `snapshots` did not judge (they failed or were rejected there), in table order."""
+    return tuple(name for name in LIST_NAMES if any(not one.lists[name].judged for one in snapshots))
+
+
+def diff_snapshots(old: Snapshot, new: Snapshot) -> CatalogDiff:
+    """The drift between two walks, each list judged on its own: one that either walk did not judge is left out
+    (`CatalogDiff.not_compared`), never read as emptied."""
+    return run_whole(diff_snapshots_steps(old, new))
+
+
+def diff_snapshots_steps(old: Snapshot, new: Snapshot) -> Steps[CatalogDiff]:
+    """`diff_snapshots` in small steps (`core.steps`)."""
+    return (yield from diff_catalogs_steps(catalog_items(old), catalog_items(new), not_judged(old, new)))
 
 
 @dataclass(frozen=True)
@@ -167,6 +186,9 @@ class DriftReport:
             text = "Nothing changed since the catalog taken at " + _when(self.base_taken_at) + "."
         else:
             text = f"Changed since the catalog taken at {_when(self.base_taken_at)}: {counts_words(self.counts)}."
+        if self.diff is not None and self.diff.not_compared:
+            names = " and ".join(LIST_KINDS[name].plural for name in self.diff.not_compared)
+            text += f" Not compared: {names} (a walk did not list them whole)."
         if self.after_stale:
             text = "Refreshed after the server said its list changed. " + text
         if with_pins and self.pins is not None:
@@ -195,7 +217,7 @@ def build_report_steps(
     base: Snapshot | None, new: Snapshot, pins: Pins | None = None, after_stale: bool = False
 ) -> Steps[DriftReport]:
     """`build_report` in small steps (`core.steps`): the window runs it between its events."""
-    diff = (yield from diff_catalogs_steps(catalog_items(base), catalog_items(new))) if base is not None else None
+    diff = (yield from diff_snapshots_steps(base, new)) if base is not None else None
     check = (yield from check_pins_steps(pins, new.tools.items)) if pins is not None else None
     rows = (yield from rows_steps(diff)) if diff is not None else []
     reach = yield from first_page_steps(new)

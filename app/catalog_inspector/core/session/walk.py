@@ -28,6 +28,7 @@ from catalog_inspector.core.catalog import (
 from catalog_inspector.core.config import Limits
 from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind, make_error
 from catalog_inspector.core.gc_pause import collector_paused
+from catalog_inspector.core.jsonrpc_codes import METHOD_NOT_FOUND
 from catalog_inspector.core.session.connection import Connection
 from catalog_inspector.core.transport import HeaderScreen
 
@@ -70,6 +71,8 @@ async def _walk_one(
             items = await walk_list(kind, fetch, limits, timeline)
     except CatalogError as exc:
         status: ListStatus = "rejected" if exc.kind.rejected else "failed"
+        if kind.name != "tools" and _unimplemented(exc.info):
+            status = "unimplemented"  # the server's own "no such method": a finding, not a failed walk
         return ListResult(status, (), tuple(timeline.pages), exc.info)
     except TimeoutError:
         page = timeline.fail_in_flight(ErrorKind.TIMEOUT)
@@ -81,6 +84,13 @@ async def _walk_one(
         ).info
         return ListResult("failed", (), tuple(timeline.pages), info)
     return ListResult("complete", tuple(items), tuple(timeline.pages))
+
+
+def _unimplemented(info: ErrorInfo) -> bool:
+    """-32601 (method not found) to a list's first page: the server offers the list's capability but not the list
+    (mcp-server-sqlite declares `resources` and has no `resources/templates/list`). The tools list never is: a
+    server that declares tools and cannot list them has no tool catalog."""
+    return info.kind is ErrorKind.SERVER_ERROR and info.code == METHOD_NOT_FOUND and info.page == 0
 
 
 async def _walk_all(

@@ -12,6 +12,7 @@ from catalog_inspector.core.drift import DriftReport, Severity
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import ServerState, ServerSupervisor
 from catalog_inspector.ui.models.roles import Role, tooltip
+from catalog_inspector.ui.presenters.words import list_mark
 
 if TYPE_CHECKING:
     from catalog_inspector.ui.presenters import AppPresenter, ServerPresenter
@@ -40,6 +41,9 @@ def summary(supervisor: ServerSupervisor) -> str:
         tools = f"{count:,} tool{'s' if count != 1 else ''}"
         last_good = supervisor.state in (ServerState.FAILED, ServerState.LOST)
         parts.append(f"{state} (last good: {tools})" if last_good else f"{state} · {tools}")
+        mark = list_mark(supervisor.accepted)  # a list that failed on its own: never shown as a plain success
+        if mark:
+            parts.append(mark)
     elif supervisor.spec.disabled and supervisor.state is ServerState.NOT_CONNECTED:
         parts.append("disabled in the config (Refresh starts it)")
     elif supervisor.awaiting_consent and supervisor.state is ServerState.NOT_CONNECTED:

@@ -16,12 +16,14 @@ from PySide6.QtCore import QObject, Signal
 from catalog_inspector.core.calls import lint_words
 from catalog_inspector.core.catalog import (
     LIST_KINDS,
+    LIST_NAMES,
     PageRecord,
     Snapshot,
     Which,
     cacheable_words,
     hints_required,
     taken_words,
+    unimplemented_words,
 )
 from catalog_inspector.core.config import launch_words
 from catalog_inspector.core.drift import DriftReport, Duplicate, FirstPage, duplicates_of
@@ -46,6 +48,7 @@ from catalog_inspector.ui.presenters.words import (
     command_line,
     describe_failure,
     detail_line,
+    list_mark,
     server_words,
 )
 from catalog_inspector.ui.signin import grant_lines, link_text, sign_in_text
@@ -166,6 +169,9 @@ class ServerPresenter(QObject):
         tools = f"{count:,} tool{'s' if count != 1 else ''}"
         taken = taken_words(accepted.taken_at, date=False)
         text = f"{head}: {tools}, taken at {taken} · protocol {version} · {current.spec.transport} · {state}"
+        mark = list_mark(accepted)
+        if mark:
+            text = f"{text} · {mark}"
         cacheable = self._cacheable_words(accepted)
         return f"{text} · {cacheable}" if cacheable else text
 
@@ -387,6 +393,9 @@ class ServerPresenter(QObject):
             f"Server name: {visible(str(server.get('name')))}",
             f"Server version: {visible(str(server.get('version')))}",
             f"Protocol version: {visible(str(server.get('protocol_version')))}",
+            "Lists: "
+            + ", ".join(f"{LIST_KINDS[n].plural} {accepted.lists[n].status.replace('_', ' ')}" for n in LIST_NAMES),
+            *(f"Finding: {unimplemented_words(name)} (-32601, method not found)" for name in accepted.unimplemented),
             "",
             "Capabilities:",
             visible(json.dumps(accepted.capabilities, indent=2, ensure_ascii=False), keep_newlines=True),

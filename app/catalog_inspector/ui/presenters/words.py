@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
-from catalog_inspector.core.catalog import LIST_KINDS, PageRecord
+from catalog_inspector.core.catalog import LIST_KINDS, PageRecord, Snapshot, unimplemented_words
 from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.errors import (
     AUTH_STEPS,
@@ -31,6 +31,8 @@ __all__ = [
     "command_line",
     "describe_failure",
     "detail_line",
+    "list_mark",
+    "list_notice",
     "server_words",
 ]
 
@@ -134,3 +136,34 @@ def command_line(spec: ServerSpec) -> str:
 
 def clock(moment: datetime | None) -> str:
     return f"{moment:%H:%M:%S}" if moment is not None else "?"
+
+
+def list_notice(catalog: Snapshot | None, list_name: str) -> tuple[str, str]:
+    """What a list's tab says of that list on its own, as (state, text): `failed` or `rejected` (the catalog was
+    accepted for its tools, this list was not), `unimplemented` (a finding about the server), `not_offered`, or
+    `none` with no text (the list was walked whole, or no catalog is shown)."""
+    if catalog is None:
+        return "none", ""
+    listed, kind = catalog.lists[list_name], LIST_KINDS[list_name]
+    if listed.status in ("failed", "rejected") and listed.error is not None:
+        lines = [
+            f"{kind.title}: not accepted",
+            describe_failure(replace(listed.error, list_name=list_name), listed.status),
+            f"The tools and every other list walked whole were accepted; no {kind.plural} are shown from this walk. "
+            "Refresh walks every list again.",
+        ]
+        return listed.status, "\n".join(lines)
+    if listed.status == "unimplemented":
+        text = (
+            f"Finding: {unimplemented_words(list_name)}: it answered -32601 (method not found) to the first page.\n"
+            f"There are no {kind.plural} to show, and a host sees none either; the rest of the catalog is unaffected."
+        )
+        return "unimplemented", text
+    if listed.status == "not_offered":
+        return "not_offered", f"The server does not offer {kind.plural} (it declares no {kind.capability} capability)."
+    return "none", ""
+
+
+def list_mark(catalog: Snapshot) -> str:
+    """The sidebar's words for the lists of an accepted catalog that were not accepted ("" when none)."""
+    return " · ".join(f"⚠ {LIST_KINDS[name].plural} {catalog.lists[name].status}" for name in catalog.partial)

@@ -12,6 +12,7 @@ from catalog_inspector.ui.models.item_list import ItemListModel
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.presenters.checks import Checks
 from catalog_inspector.ui.widgets.item_detail import item_detail
+from catalog_inspector.ui.widgets.labels import plain_label
 from catalog_inspector.ui.widgets.panes import SPLIT_SIZES, plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.request_box import RequestBox
 from catalog_inspector.ui.widgets.tables import OneLineDelegate, compact_table, fit_columns
@@ -24,6 +25,18 @@ OBJECT_NAMES = {  # table, detail, timeline
     "resources": ("resourceList", "resourceDetail", "resourcesTimeline"),
     "resource_templates": ("resourceTemplateList", "resourceTemplateDetail", "resourceTemplatesTimeline"),
     "prompts": ("promptList", "promptDetail", "promptsTimeline"),
+}
+NOTICE_NAMES = {
+    "resources": "resourcesNotice",
+    "resource_templates": "resourceTemplatesNotice",
+    "prompts": "promptsNotice",
+}
+# A list that failed on its own is a failure's colour; a finding about the server a warning's; not offered, none.
+NOTICE_STYLES = {
+    "failed": "background: #fdecea; border: 1px solid #d0b0b0;",
+    "rejected": "background: #fdecea; border: 1px solid #d0b0b0;",
+    "unimplemented": "background: #fff8e1; border: 1px solid #d8c78f;",
+    "not_offered": "",
 }
 PLACEHOLDERS = {
     "resources": "Select a resource to see its whole URI, every field and the JSON the server sent.",
@@ -45,6 +58,9 @@ class ListPane(QWidget):
         detail: the chosen item in full, plain text (`resourceDetail`, `resourceTemplateDetail`, `promptDetail`).
         request: the read/get box, or None for templates.
         timeline: the list's page timeline.
+        notice: what the shown catalog says of this list on its own (`resourcesNotice` …; hidden when it was
+            walked whole): why it was not accepted while the tools were, a finding (offered, not implemented),
+            or that the server does not offer it. `notice_state` is its state (`ui.presenters.words.list_notice`).
 
     Signals: none.
     """
@@ -67,6 +83,11 @@ class ListPane(QWidget):
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
         )
         self.timeline = TimelinePanel(timeline_name, self)
+        self.notice = plain_label(NOTICE_NAMES[list_name], self)
+        self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.notice.setContentsMargins(6, 4, 6, 4)
+        self.notice.hide()
+        self.notice_state = "none"
         self.request: RequestBox | None = None
         self._shown: dict[str, Any] | None = None  # the item the detail shows
         self._kept_key: str | None = None  # the chosen item's key across a new catalog
@@ -88,7 +109,19 @@ class ListPane(QWidget):
         split.setSizes(SPLIT_SIZES)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(split)
+        layout.addWidget(self.notice)
+        layout.addWidget(split, 1)
+
+    def set_notice(self, state: str, text: str) -> None:
+        """Say what the catalog shown says of this list on its own (`none`: nothing, the notice hides)."""
+        self.notice_state = state
+        if state == "none":
+            self.notice.hide()
+            self.notice.clear()
+            return
+        self.notice.setText(text)
+        self.notice.setStyleSheet(f"QLabel {{ {NOTICE_STYLES.get(state, '')} }}")
+        self.notice.show()
 
     def _on_model_about_to_be_reset(self) -> None:
         current = self.table.currentIndex()
