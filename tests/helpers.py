@@ -38,6 +38,12 @@ def demo_spec(mode: str, *extra: str, name: str | None = None) -> ServerSpec:
     return ServerSpec(name=name or f"demo-{mode}", command=DEMO[0], args=(*DEMO[1:], "--mode", mode, *extra))
 
 
+def fixture_spec(module: str, name: str, *extra: str, era: str = "auto") -> ServerSpec:
+    """A configured stdio server that runs `python -m tests.fixtures.MODULE EXTRA…` (forked), in `era`."""
+    command = forked(f"tests.fixtures.{module}")
+    return ServerSpec(name=name, command=command[0], args=(*command[1:], *extra), cwd=str(ROOT), protocol_era=era)  # type: ignore[arg-type]
+
+
 def alive(pid: int) -> bool:
     """True if `pid` runs (a zombie counts as gone: it holds no resources but its exit status)."""
     try:

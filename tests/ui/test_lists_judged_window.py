@@ -4,19 +4,16 @@ implement is a finding in its tab and in the server's details, not a failure."""
 
 from __future__ import annotations
 
-import sys
-
 from PySide6.QtWidgets import QLabel, QListView
 
 from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.ui.main_window import MainWindow
-from tests.helpers import ROOT, forked
+from tests.helpers import fixture_spec
 from tests.ui.conftest import Harness, shown, wait_for
 
 
 def sqlite_like(*extra: str) -> ServerSpec:
-    args = (*forked("tests.fixtures.partial_lists_server")[1:], *extra)
-    return ServerSpec(name="sqlite", command=sys.executable, args=args, cwd=str(ROOT))
+    return fixture_spec("partial_lists_server", "sqlite", *extra)
 
 
 def tab_title(window: MainWindow, name: str) -> str:

@@ -4,8 +4,6 @@ catalog, a -32601 to a declared list is a finding, and a list that truly failed 
 
 from __future__ import annotations
 
-import sys
-
 import anyio
 import pytest
 
@@ -13,20 +11,14 @@ from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.drift import build_report, diff_snapshots
 from catalog_inspector.core.session import SessionWorker
-from tests.helpers import ROOT, forked
+from tests.helpers import fixture_spec
 
 FAST = Limits(request_timeout=5.0, deadline=30.0)
 ERAS = pytest.mark.parametrize("era", ["legacy", "modern"])
 
 
 def sqlite_like(*extra: str, era: str = "auto") -> ServerSpec:
-    return ServerSpec(
-        name="sqlite",
-        command=sys.executable,
-        args=(*forked("tests.fixtures.partial_lists_server")[1:], *extra),
-        cwd=str(ROOT),
-        protocol_era=era,  # type: ignore[arg-type]
-    )
+    return fixture_spec("partial_lists_server", "sqlite", *extra, era=era)
 
 
 async def walked(spec: ServerSpec) -> Snapshot:

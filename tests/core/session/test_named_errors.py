@@ -3,15 +3,14 @@ says why; a page that fails with a code carries the code's name to the timeline 
 
 from __future__ import annotations
 
-import sys
-
 import anyio
 import pytest
 
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.session import SessionWorker
-from tests.helpers import ROOT, demo_spec, forked
+from tests import helpers
+from tests.helpers import demo_spec
 
 FAST = Limits(request_timeout=5.0, deadline=30.0)
 FALLBACK = (
@@ -21,13 +20,7 @@ FALLBACK = (
 
 
 def fixture_spec(*extra: str, era: str = "auto") -> ServerSpec:
-    return ServerSpec(
-        name="named-errors",
-        command=sys.executable,
-        args=(*forked("tests.fixtures.named_errors_server")[1:], *extra),
-        cwd=str(ROOT),
-        protocol_era=era,  # type: ignore[arg-type]
-    )
+    return helpers.fixture_spec("named_errors_server", "named-errors", *extra, era=era)
 
 
 async def walked(spec: ServerSpec) -> tuple[Snapshot, list[str]]:
