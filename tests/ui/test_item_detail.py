@@ -123,7 +123,7 @@ def test_a_resource_shows_its_whole_uri_and_every_field(qtbot) -> None:  # type:
 
 def test_a_resource_template_shows_its_uri_template_and_every_field(qtbot) -> None:  # type: ignore[no-untyped-def]
     pane = pane_with(qtbot, "resource_templates", [TEMPLATE])
-    assert pane.request is None, "templates are only listed"
+    assert pane.request.kind == "template", "a template is filled in and read below its detail"
     detail = choose(pane, 0)
     assert detail.splitlines()[:6] == [
         "URI template: file:///srv/projects/{project}/reports/{year}/{name}.md",

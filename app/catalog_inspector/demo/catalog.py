@@ -215,6 +215,12 @@ def _templates() -> list[dict[str, Any]]:
     return [
         {"uriTemplate": "demo://notes/{id}", "name": "note", "description": "A note by id"},
         {"uriTemplate": "demo://users/{user}/notes/{id}", "name": "user-note", "description": "A user's note"},
+        {
+            "uriTemplate": "demo://search{?q,lang}{#section}",
+            "name": "search",
+            "description": "Notes matching a query, in a language, from a section",
+            "mimeType": "text/plain",
+        },
     ]
 
 

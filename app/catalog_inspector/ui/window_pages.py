@@ -113,9 +113,7 @@ class WindowPages(LazyTabs):
         if name == "call":
             cast("CallPanel", page).bind(presenter.call)
         elif name in OTHER_LISTS:
-            pane = cast("ListPane", page)
-            if pane.request is not None:
-                pane.request.bind(presenter.requests[name])
+            cast("ListPane", page).request.bind(presenter.requests[name])
         elif name == "server":
             self.server_log.setPlainText(presenter.log_text())
         elif name == "drift":

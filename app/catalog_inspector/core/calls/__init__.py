@@ -6,7 +6,7 @@ again on a re-run), `report` (one call as an
 argument sets on disk), `form` and `form_resolve` (a form from an untrusted input
 schema), `validation` (JSON Schema checks, nothing fetched), `sandbox` and
 `sandbox_worker` (validation in a process that can be stopped), `result_text` (a
-result as plain text), `lint` (what a strict host would reject in a schema) and `tasks` (a call run as a
+result as plain text), `uri_templates` (a resource template filled in), `lint` (what a strict host would reject in a schema) and `tasks` (a call run as a
 task: the wire words of both eras, the statuses seen).
 No SDK: `session` sends the requests. Imports `catalog`, `config` and core's shared modules.
 """
@@ -127,6 +127,12 @@ from catalog_inspector.core.calls.tasks import (
     poll_delay,
     task_support,
 )
+from catalog_inspector.core.calls.uri_templates import (
+    TemplateForm,
+    TemplateVariable,
+    expand_template,
+    template_form,
+)
 from catalog_inspector.core.calls.validation import (
     Failure,
     FieldProblem,
@@ -138,6 +144,10 @@ from catalog_inspector.core.calls.validation import (
 )
 
 __all__ = [
+    "TemplateForm",
+    "TemplateVariable",
+    "expand_template",
+    "template_form",
     "AnswerRules",
     "AnswersError",
     "RuleAnswerer",

@@ -39,7 +39,7 @@ __all__ = ["Answer", "RequestKind"]
 VERDICT_LIMIT = 4000  # characters of the output verdict shown (up to 50 problems, each with its pointer)
 NOTICES = 10  # URL elicitations of one -32042 error shown
 LOG_LINE_LIMIT = 2400  # characters of one log message's line shown (its data is cut at 2,000 already)
-RequestKind = Literal["tool", "resource", "prompt"]
+RequestKind = Literal["tool", "resource", "template", "prompt"]
 
 
 def _notices(outcome: CallOutcome, server: str) -> tuple[InputAsk, ...]:

@@ -62,7 +62,7 @@ class ServerPresenter(QObject):
     Attributes:
         supervisor: the server's supervisor (the state this presents).
         call: the Call tab's presenter; drift: the Drift tab's (None without a tracker).
-        requests: the request boxes' presenters, by list name (resources, prompts).
+        requests: the request boxes' presenters, by list name (resources, resource_templates, prompts).
         selected: the window shows this server now (only then is its walk's progress news).
         tool_filter: the Tools tab's filter text, the server's own (another's would hide tools with no word why).
         chosen_walks: the walk each timeline shows (list name → its kind), when the person chose one.
@@ -111,6 +111,7 @@ class ServerPresenter(QObject):
         self.drift = DriftPresenter(supervisor, tracker, self.messages, self) if tracker is not None else None
         self.requests = {
             "resources": RequestPresenter("resource", supervisor, self),
+            "resource_templates": RequestPresenter("template", supervisor, self),
             "prompts": RequestPresenter("prompt", supervisor, self),
         }
         self.selected = False

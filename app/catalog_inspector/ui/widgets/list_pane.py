@@ -11,6 +11,7 @@ from catalog_inspector.core.catalog import LIST_KINDS
 from catalog_inspector.ui.models.item_list import ItemListModel
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.presenters.checks import Checks
+from catalog_inspector.ui.presenters.request import RequestKind
 from catalog_inspector.ui.widgets.item_detail import item_detail
 from catalog_inspector.ui.widgets.labels import plain_label
 from catalog_inspector.ui.widgets.panes import SPLIT_SIZES, plain_text_view, set_capped_text
@@ -26,6 +27,7 @@ OBJECT_NAMES = {  # table, detail, timeline
     "resource_templates": ("resourceTemplateList", "resourceTemplateDetail", "resourceTemplatesTimeline"),
     "prompts": ("promptList", "promptDetail", "promptsTimeline"),
 }
+REQUEST_KINDS: dict[str, RequestKind] = {"resources": "resource", "resource_templates": "template", "prompts": "prompt"}
 NOTICE_NAMES = {
     "resources": "resourcesNotice",
     "resource_templates": "resourceTemplatesNotice",
@@ -48,15 +50,15 @@ PLACEHOLDERS = {
 class ListPane(QWidget):
     """One of resources, resource templates or prompts: the table, the chosen item's detail, its timeline.
 
-    Resources can be read and prompts got (`request`, below the detail; with `checks`, a server's questions are
-    answered there too); templates only listed.
+    Resources can be read, templates filled in and read, and prompts got (`request`, below the detail; with
+    `checks`, a server's questions are answered there too).
     A new catalog keeps the chosen item chosen (found again by its key) while it is still there.
 
     Attributes:
         model: the `ItemListModel` behind `table`.
         table: the items, one line each (`resourceList`, `resourceTemplateList`, `promptList`).
         detail: the chosen item in full, plain text (`resourceDetail`, `resourceTemplateDetail`, `promptDetail`).
-        request: the read/get box, or None for templates.
+        request: the read/get box.
         timeline: the list's page timeline.
         notice: what the shown catalog says of this list on its own (`resourcesNotice` …; hidden when it was
             walked whole): why it was not accepted while the tools were, a finding (offered, not implemented),
@@ -88,7 +90,6 @@ class ListPane(QWidget):
         self.notice.setContentsMargins(6, 4, 6, 4)
         self.notice.hide()
         self.notice_state = "none"
-        self.request: RequestBox | None = None
         self._shown: dict[str, Any] | None = None  # the item the detail shows
         self._kept_key: str | None = None  # the chosen item's key across a new catalog
         self.table.selectionModel().currentRowChanged.connect(self._on_table_current_row_changed)
@@ -97,12 +98,9 @@ class ListPane(QWidget):
         content = QSplitter(Qt.Orientation.Vertical, self)
         content.addWidget(self.table)
         content.addWidget(self.detail)
-        sizes = [300, 260]
-        if list_name in ("resources", "prompts"):
-            self.request = RequestBox("resource" if list_name == "resources" else "prompt", self, checks)
-            content.addWidget(self.request)
-            sizes = [220, 200, 220]
-        content.setSizes(sizes)
+        self.request = RequestBox(REQUEST_KINDS[list_name], self, checks)
+        content.addWidget(self.request)
+        content.setSizes([220, 200, 220])
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(content)
         split.addWidget(self.timeline)
@@ -149,5 +147,5 @@ class ListPane(QWidget):
             else:
                 set_capped_text(self.detail, item_detail(self.list_name, item))
         # The same prompt again (a refresh) keeps the arguments typed for it.
-        if self.request is not None and item != self.request.item:
+        if item != self.request.item:
             self.request.set_item(item)

@@ -1,4 +1,9 @@
-"""Reading the selected resource (`resources/read`) or getting the selected prompt (`prompts/get`).
+"""Reading the selected resource (`resources/read`), filling in the selected resource template and reading the
+URI it expands to, or getting the selected prompt (`prompts/get`).
+
+A template's variables are fields (`templateVariable:NAME`, each with what its operator does to the value), and
+the URI they expand to is shown as they are typed (`templateUri`); a template that cannot be filled in says why
+there instead.
 
 The answer is shown as plain text (binary contents as their size and type), with
 its outcome layer named like a tool call's: the request never reaches the
@@ -35,8 +40,11 @@ __all__ = ["RequestBox"]
 
 ARGUMENTS = 50  # prompt arguments shown as fields; the rest are not offered
 OBJECT_NAMES = {"resource": ("readResourceButton", "resourceOutcome", "resourceResult"),
+                "template": ("readTemplateButton", "templateOutcome", "templateResult"),
                 "prompt": ("getPromptButton", "promptOutcome", "promptResult")}  # fmt: skip
-MORE_NAMES = {"resource": ("cancelResourceButton", "resourceRounds"), "prompt": ("cancelPromptButton", "promptRounds")}
+MORE_NAMES = {"resource": ("cancelResourceButton", "resourceRounds"), "prompt": ("cancelPromptButton", "promptRounds"),
+              "template": ("cancelTemplateButton", "templateRounds")}  # fmt: skip
+URI_LIMIT = 4000  # characters of an expanded URI shown
 
 
 class RequestBox(QWidget):
@@ -54,7 +62,7 @@ class RequestBox(QWidget):
         cancel_name, rounds_name = MORE_NAMES[kind]
         self.kind = kind
         self.presenter: RequestPresenter | None = None
-        self.button = QPushButton("Read" if kind == "resource" else "Get prompt", self)
+        self.button = QPushButton("Get prompt" if kind == "prompt" else "Read", self)
         self.button.setObjectName(button_name)
         self.button.clicked.connect(self.send)
         self.outcome = QLabel(self)
@@ -63,6 +71,12 @@ class RequestBox(QWidget):
         self.outcome.setWordWrap(True)
         self.fields: dict[str, QLineEdit] = {}
         self.form = QFormLayout()
+        self.uri = QLabel(self)  # a template's expansion, live
+        self.uri.setObjectName("templateUri" if kind == "template" else "")
+        self.uri.setTextFormat(Qt.TextFormat.PlainText)
+        self.uri.setWordWrap(True)
+        self.uri.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.uri.setVisible(kind == "template")
         self.result = ResultView(self)
         self.result.text.setObjectName(result_name)
         self.cancel = QPushButton("Cancel", self)
@@ -82,6 +96,7 @@ class RequestBox(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(self.form)
+        layout.addWidget(self.uri)
         layout.addLayout(row)
         layout.addWidget(self.shown_answer, 1)
         layout.addWidget(self.rounds)
@@ -135,27 +150,56 @@ class RequestBox(QWidget):
         while self.form.rowCount():
             self.form.removeRow(0)
         self.fields = {}
+        if self.kind == "template":
+            self._template_fields()
+            return
         arguments = item.get("arguments") if item is not None and self.kind == "prompt" else None
         for argument in (arguments if isinstance(arguments, list) else [])[:ARGUMENTS]:
             if not isinstance(argument, dict) or not isinstance(argument.get("name"), str):
                 continue
-            name = argument["name"]
-            field = QLineEdit(self)
-            field.setObjectName(f"promptArgument:{name}")
             description = argument.get("description")
-            if isinstance(description, str):
-                field.setPlaceholderText(visible(description, 200))
-            label = QLabel(self)
-            label.setTextFormat(Qt.TextFormat.PlainText)  # before the text: a prompt's argument name is server text
-            label.setText(visible(name, 80) + (" *" if argument.get("required") is True else ""))
-            self.form.addRow(label, field)
-            self.fields[name] = field
+            hint = visible(description, 200) if isinstance(description, str) else ""
+            self._add_field(
+                f"promptArgument:{argument['name']}", argument["name"], argument.get("required") is True, hint
+            )
+
+    def _template_fields(self) -> None:
+        form = self.presenter.form if self.presenter is not None else None
+        for variable in form.variables if form is not None else ():
+            field = self._add_field(f"templateVariable:{variable.name}", variable.name, False, variable.hint)
+            field.textChanged.connect(self._show_uri)
+        self._show_uri()
+
+    def _add_field(self, object_name: str, name: str, required: bool, hint: str) -> QLineEdit:
+        field = QLineEdit(self)
+        field.setObjectName(object_name)
+        field.setPlaceholderText(hint)
+        label = QLabel(self)
+        label.setTextFormat(Qt.TextFormat.PlainText)  # before the text: a name is server text
+        label.setText(visible(name, 80) + (" *" if required else ""))
+        self.form.addRow(label, field)
+        self.fields[name] = field
+        return field
+
+    def _values(self) -> dict[str, str]:
+        return {name: field.text() for name, field in self.fields.items() if field.text()}
+
+    def _show_uri(self) -> None:
+        """The URI the template expands to with what is typed now (or why the template cannot be filled in)."""
+        presenter = self.presenter
+        form = presenter.form if presenter is not None else None
+        if presenter is None or form is None:
+            self.uri.setText("Select a resource template to fill in its variables." if self.kind == "template" else "")
+            return
+        lines = [f"Expands to: {visible(presenter.expanded(self._values()), URI_LIMIT)}"] if form.variables else []
+        if form.problem is not None:
+            lines.append(f"This template cannot be filled in as sent: {visible(form.problem, 300)}")
+        self.uri.setText("\n".join(lines) or "Expands to: (no variables)")
 
     def send(self) -> bool:
         if self.presenter is None:
             return False
-        arguments = {name: field.text() for name, field in self.fields.items() if field.text()}
-        return self.presenter.send(arguments)
+        return self.presenter.send(self._values())
 
     def _on_presenter_changed(self) -> None:
         presenter = self.presenter
@@ -165,6 +209,6 @@ class RequestBox(QWidget):
         self.outcome.setProperty("layer", presenter.answer.layer if presenter is not None else "")
         self.outcome.setProperty("outcome", presenter.answer.outcome_word if presenter is not None else "")
         if presenter is not None and presenter.answer.result is not None:
-            self.result.show_result(presenter.answer.result, self.kind)
+            self.result.show_result(presenter.answer.result, "resource" if self.kind == "template" else self.kind)
         else:
             self.result.clear_result()
