@@ -55,6 +55,7 @@ COMMANDS: dict[str, str] = {
     "call": "call",
     "prompt": "call",
     "read": "call",
+    "complete": "complete",
     "signout": "signout",
 }
 
@@ -95,14 +96,14 @@ def _main(argv: list[str]) -> int:
         return _unknown_command(parser, argv[0])
     server_command: list[str] = []
     # See parser.add_walk_options: the commands with a positional split their `-- COMMAND` off here.
-    if argv[:1] in (["call"], ["prompt"], ["read"]) and "--" in argv:
+    if argv[:1] in (["call"], ["prompt"], ["read"], ["complete"]) and "--" in argv:
         cut = argv.index("--")
         argv, server_command = argv[:cut], argv[cut + 1 :]
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse's own usage errors exit 2 already; keep --help at 0
         return int(exc.code or 0)
-    if args.command in ("call", "prompt", "read"):
+    if args.command in ("call", "prompt", "read", "complete"):
         args.stdio = server_command
     try:
         run = _command(args.command)

@@ -228,6 +228,26 @@ def build_parser() -> argparse.ArgumentParser:
     )
     read.add_argument("uri", metavar="URI", help="the resource's URI (a template's expansion too)")
     _target_options(read)
+    completion = commands.add_parser(
+        "complete",
+        usage="%(prog)s (--prompt NAME | --template URI_TEMPLATE) ARGUMENT PREFIX [--context JSON]\n"
+        "       [snapshot options] (-- COMMAND [ARG...] | --url URL ... | --server NAME ...)",
+        help="walk a server's catalog, then ask it to complete one argument",
+        description="Walk the server like `snapshot`, then send completion/complete for ARGUMENT of the prompt "
+        "NAME or of the resource template URI_TEMPLATE, with PREFIX typed and --context the other arguments. "
+        'Prints {"values": [...], "total": N, "has_more": false} (at most 100 values; `error` too when there are '
+        "none). Exit 0 answered, 2 usage, 4 the walk or the request failed (or the server declares no "
+        "completions), 5 when the server's authorization stopped the walk.",
+    )
+    which = completion.add_mutually_exclusive_group(required=True)
+    which.add_argument("--prompt", metavar="NAME", help="complete an argument of this prompt")
+    which.add_argument("--template", metavar="URI_TEMPLATE", help="complete a variable of this resource template")
+    completion.add_argument("argument", metavar="ARGUMENT", help="the argument's (or variable's) name")
+    completion.add_argument("prefix", metavar="PREFIX", help="what is typed so far ('' for nothing)")
+    completion.add_argument(
+        "--context", metavar="JSON", help="the other arguments already filled in: a JSON object of strings"
+    )
+    add_walk_options(completion, remainder=False)
     signout = commands.add_parser(
         "signout",
         help="forget the sign-in kept for an HTTP server",

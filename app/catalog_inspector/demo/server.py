@@ -276,6 +276,12 @@ class DemoServer:
             message = {"role": "user", "content": {"type": "text", "text": f"prompt {params.name}"}}
             return {"messages": [message], "resultType": "complete"}
 
+        async def on_completion(ctx: Any, params: types.CompleteRequestParams) -> Any:
+            values = complete_demo(params.ref.model_dump(), params.argument.name, params.argument.value, params.context)
+            shown = values[:100]  # the spec's cap on one answer
+            completion = {"values": shown, "total": len(values), "hasMore": len(values) > len(shown)}
+            return {"completion": completion, "resultType": "complete"}
+
         return Server(
             f"demo-{self.mode}",
             version="1.0.0",
@@ -287,8 +293,29 @@ class DemoServer:
             on_read_resource=on_read,
             on_list_prompts=on_prompts,
             on_get_prompt=on_get_prompt,
+            on_completion=on_completion,
             on_subscriptions_listen=ListenHandler(self.bus),
         )
+
+
+USERS = ("ann", "anton", "bob", "carol", "dave", "eve")
+LANGUAGES = ("de", "en", "es", "fr", "it", "ja", "nl", "pt")
+
+
+def complete_demo(ref: dict[str, Any], argument: str, value: str, context: Any) -> list[str]:
+    """The demo's suggestions: a template's users (then that user's notes), languages, and 150 note ids for the
+    `summarize` prompt (more than one answer may hold)."""
+    given = dict(context.arguments or {}) if context is not None else {}
+    choices: tuple[str, ...] = ()
+    if ref.get("type") == "ref/resource" and argument == "user":
+        choices = USERS
+    elif ref.get("type") == "ref/resource" and argument == "id":
+        choices = ("1", "2", "3") if given.get("user") == "ann" else ("7",)
+    elif ref.get("type") == "ref/resource" and argument == "lang":
+        choices = LANGUAGES
+    elif ref.get("type") == "ref/prompt" and ref.get("name") == "summarize" and argument == "id":
+        choices = tuple(f"n-{n}" for n in range(150))
+    return [choice for choice in choices if choice.startswith(value)]
 
 
 def log(message: str) -> None:

@@ -3,8 +3,9 @@
 Widgets call plain methods here and react to signals; they never await.
 """
 
+from catalog_inspector.runtime.completer import Completer
 from catalog_inspector.runtime.offload import Offload
 from catalog_inspector.runtime.runtime import Runtime
 from catalog_inspector.runtime.supervisor import Attempt, CallTicket, ServerState, ServerSupervisor
 
-__all__ = ["Attempt", "CallTicket", "Offload", "Runtime", "ServerState", "ServerSupervisor"]
+__all__ = ["Attempt", "CallTicket", "Completer", "Offload", "Runtime", "ServerState", "ServerSupervisor"]

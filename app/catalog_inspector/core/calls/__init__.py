@@ -6,7 +6,7 @@ again on a re-run), `report` (one call as an
 argument sets on disk), `form` and `form_resolve` (a form from an untrusted input
 schema), `validation` (JSON Schema checks, nothing fetched), `sandbox` and
 `sandbox_worker` (validation in a process that can be stopped), `result_text` (a
-result as plain text), `uri_templates` (a resource template filled in), `lint` (what a strict host would reject in a schema) and `tasks` (a call run as a
+result as plain text), `uri_templates` (a resource template filled in), `completions` (a server's suggestions for an argument), `lint` (what a strict host would reject in a schema) and `tasks` (a call run as a
 task: the wire words of both eras, the statuses seen).
 No SDK: `session` sends the requests. Imports `catalog`, `config` and core's shared modules.
 """
@@ -51,6 +51,14 @@ from catalog_inspector.core.calls.asking import (
     unanswerable,
     url_elicitations,
     with_defaults,
+)
+from catalog_inspector.core.calls.completions import (
+    COMPLETION_BUDGET,
+    COMPLETION_VALUES,
+    Completion,
+    RefKind,
+    completion_of,
+    completion_ref,
 )
 from catalog_inspector.core.calls.form import (
     FormField,
@@ -144,6 +152,12 @@ from catalog_inspector.core.calls.validation import (
 )
 
 __all__ = [
+    "COMPLETION_BUDGET",
+    "COMPLETION_VALUES",
+    "Completion",
+    "RefKind",
+    "completion_of",
+    "completion_ref",
     "TemplateForm",
     "TemplateVariable",
     "expand_template",

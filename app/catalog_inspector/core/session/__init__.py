@@ -5,7 +5,7 @@ listening, raw requests), `handshake` (the entry's client profile in the handsha
 clientInfo, extensions and a pinned protocol version), `walk` (a snapshot taken over a connection with the
 `catalog` enumerator), `asking` (the rounds of a request the server answers by
 asking), `clock` (a time limit that stops while a person is waited for), `requests` (tools/call, resources/read and prompts/get
-sent raw; their outcomes are `calls` data) and `worker` (one session's whole
+sent raw; their outcomes are `calls` data), `completions` (completion/complete) and `worker` (one session's whole
 life in one task: connect, walk, publish, serve, close). Imports `transport`,
 `oauth`, `catalog`, `calls`, `config` and core's shared modules.
 """
@@ -17,6 +17,7 @@ from catalog_inspector.core.session.asking import (
     AskingDesk,
     Stopped,
 )
+from catalog_inspector.core.session.completions import complete, offers_completions
 from catalog_inspector.core.session.connection import (
     Connection,
 )
@@ -36,6 +37,8 @@ __all__ = [
     "Stopped",
     "SessionWorker",
     "call_tool",
+    "complete",
     "get_prompt",
+    "offers_completions",
     "read_resource",
 ]

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
-from catalog_inspector.core.calls import TemplateForm, expand_template, template_form
-from catalog_inspector.runtime import ServerSupervisor
+from catalog_inspector.core.calls import Completion, TemplateForm, completion_ref, expand_template, template_form
+from catalog_inspector.runtime import Completer, ServerSupervisor
 from catalog_inspector.ui.presenters.answer import Answer
 
 __all__ = ["REQUEST_TIMEOUT", "RequestKind", "RequestPresenter"]
 
 REQUEST_TIMEOUT = 30.0
+SUGGEST_AFTER_MS = 200  # a pause in typing this long asks the server; a key before it asks nothing
 
 RequestKind = Literal["resource", "template", "prompt"]
 
@@ -29,23 +30,69 @@ class RequestPresenter(QObject):
         form: the chosen template's variables (`core.calls.uri_templates`; None for other kinds and no item).
         answer: the request in flight and its answer (`ticket`, `outcome_text`, `layer`, `outcome_word` and
             `result` read from it), its rounds and the server's question waiting.
+        suggestions: the server's last suggestions for each field of the chosen item, by field name.
 
     Signals:
         item_changed(): `item` changed (its fields are rebuilt).
         changed(): the answer, `ticket` or what may be done changed.
+        suggested(str): `suggestions` has a new answer for that field.
     """
 
     item_changed = Signal()
     changed = Signal()
+    suggested = Signal(str)
 
-    def __init__(self, kind: RequestKind, supervisor: ServerSupervisor, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        kind: RequestKind,
+        supervisor: ServerSupervisor,
+        parent: QObject | None = None,
+        completer: Completer | None = None,
+    ) -> None:
         super().__init__(parent)
         self.kind = kind
         self.supervisor = supervisor
         self.item: dict[str, Any] | None = None
         self.form: TemplateForm | None = None
+        self.suggestions: dict[str, Completion] = {}
         self.answer = Answer(supervisor, kind, parent=self)
         self.answer.changed.connect(self.changed)
+        self._completer = completer
+        self._typed: tuple[str, str, dict[str, str]] | None = None  # the field, its text and the others: to ask
+        self._pause = QTimer(self)
+        self._pause.setSingleShot(True)
+        self._pause.setInterval(SUGGEST_AFTER_MS)
+        self._pause.timeout.connect(self._ask)
+        if completer is not None:
+            completer.answered.connect(self._on_completer_answered)
+
+    @property
+    def offers_completions(self) -> bool:
+        """Whether typing in a field asks the server for suggestions (it declares `completions`)."""
+        return self._completer is not None and self.kind != "resource" and self._completer.offered
+
+    def suggest(self, argument: str, value: str, others: dict[str, str]) -> None:
+        """The person typed `value` in `argument`'s field (`others`: the fields already filled in): the server
+        is asked once typing pauses, and a question still on its way for an older text is cancelled."""
+        if not self.offers_completions:
+            return
+        self._typed = (argument, value, {name: text for name, text in others.items() if name != argument and text})
+        self._pause.start()
+
+    def _ask(self) -> None:
+        typed, item, completer = self._typed, self.item, self._completer
+        ref = completion_ref("prompt" if self.kind == "prompt" else "template", item) if item is not None else None
+        if typed is None or ref is None or completer is None:
+            return
+        argument, value, others = typed
+        completer.ask((item, argument, value), ref, argument, value, others)
+
+    def _on_completer_answered(self, token: object, answer: Completion) -> None:
+        item, argument, _value = token if isinstance(token, tuple) else (None, "", "")
+        if item is not self.item or item is None:
+            return  # asked for another item: not this box's to show
+        self.suggestions[argument] = answer
+        self.suggested.emit(argument)
 
     @property
     def can_send(self) -> bool:
@@ -63,6 +110,11 @@ class RequestPresenter(QObject):
             return
         self.item = item
         self.form = template_form(item.get("uriTemplate")) if item is not None and self.kind == "template" else None
+        self.suggestions = {}
+        self._typed = None
+        self._pause.stop()
+        if self._completer is not None:
+            self._completer.cancel()
         self.item_changed.emit()
         self.answer.clear()
 

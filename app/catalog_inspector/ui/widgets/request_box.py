@@ -3,7 +3,9 @@ URI it expands to, or getting the selected prompt (`prompts/get`).
 
 A template's variables are fields (`templateVariable:NAME`, each with what its operator does to the value), and
 the URI they expand to is shown as they are typed (`templateUri`); a template that cannot be filled in says why
-there instead.
+there instead. When the server declares `completions`, a pause in typing in a template variable or a prompt
+argument asks it for suggestions (`completion/complete`, the other fields as context), offered under the field;
+`templateCompletion` / `promptCompletion` says how many there are and whether there are more.
 
 The answer is shown as plain text (binary contents as their size and type), with
 its outcome layer named like a tool call's: the request never reaches the
@@ -19,7 +21,9 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
+    QCompleter,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -45,6 +49,9 @@ OBJECT_NAMES = {"resource": ("readResourceButton", "resourceOutcome", "resourceR
 MORE_NAMES = {"resource": ("cancelResourceButton", "resourceRounds"), "prompt": ("cancelPromptButton", "promptRounds"),
               "template": ("cancelTemplateButton", "templateRounds")}  # fmt: skip
 URI_LIMIT = 4000  # characters of an expanded URI shown
+SUGGESTION_LIMIT = 200  # characters of a suggestion shown in the list (the whole of it is what a field takes)
+COMPLETION_NAMES = {"template": "templateCompletion", "prompt": "promptCompletion"}
+RAW = Qt.ItemDataRole.UserRole  # a suggestion as sent: what a field takes when it is chosen
 
 
 class RequestBox(QWidget):
@@ -77,6 +84,11 @@ class RequestBox(QWidget):
         self.uri.setWordWrap(True)
         self.uri.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.uri.setVisible(kind == "template")
+        self.completion = QLabel(self)  # how the server answered the last pause in typing
+        self.completion.setObjectName(COMPLETION_NAMES.get(kind, ""))
+        self.completion.setTextFormat(Qt.TextFormat.PlainText)
+        self.completion.hide()
+        self.completers: dict[str, QCompleter] = {}
         self.result = ResultView(self)
         self.result.text.setObjectName(result_name)
         self.cancel = QPushButton("Cancel", self)
@@ -97,6 +109,7 @@ class RequestBox(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(self.form)
         layout.addWidget(self.uri)
+        layout.addWidget(self.completion)
         layout.addLayout(row)
         layout.addWidget(self.shown_answer, 1)
         layout.addWidget(self.rounds)
@@ -117,11 +130,13 @@ class RequestBox(QWidget):
         if self.presenter is not None:
             self.presenter.item_changed.disconnect(self._on_presenter_item_changed)
             self.presenter.changed.disconnect(self._on_presenter_changed)
+            self.presenter.suggested.disconnect(self._on_presenter_suggested)
             self.presenter.answer.rounds_changed.disconnect(self._on_answer_rounds_changed)
         self.presenter = presenter
         if presenter is not None:
             presenter.item_changed.connect(self._on_presenter_item_changed)
             presenter.changed.connect(self._on_presenter_changed)
+            presenter.suggested.connect(self._on_presenter_suggested)
             presenter.answer.rounds_changed.connect(self._on_answer_rounds_changed)
         if self.input_panel is not None:
             self.input_panel.bind(presenter.answer if presenter is not None else None)
@@ -150,6 +165,8 @@ class RequestBox(QWidget):
         while self.form.rowCount():
             self.form.removeRow(0)
         self.fields = {}
+        self.completers = {}
+        self.completion.hide()
         if self.kind == "template":
             self._template_fields()
             return
@@ -179,7 +196,37 @@ class RequestBox(QWidget):
         label.setText(visible(name, 80) + (" *" if required else ""))
         self.form.addRow(label, field)
         self.fields[name] = field
+        if self.presenter is not None and self.presenter.offers_completions:
+            completer = QCompleter(QStandardItemModel(field), field)
+            completer.setCompletionMode(QCompleter.CompletionMode.UnfilteredPopupCompletion)  # the server filtered
+            completer.setCompletionRole(RAW)  # shown made visible, taken as sent
+            field.setCompleter(completer)
+            field.textEdited.connect(lambda text, name=name: self._on_field_text_edited(name, text))
+            self.completers[name] = completer
         return field
+
+    def _on_field_text_edited(self, name: str, text: str) -> None:
+        if self.presenter is not None:
+            self.presenter.suggest(name, text, self._values())
+
+    def _on_presenter_suggested(self, name: str) -> None:
+        """The server's suggestions for a field: offered under it while the person is still in it."""
+        presenter, completer, field = self.presenter, self.completers.get(name), self.fields.get(name)
+        if presenter is None or completer is None or field is None:
+            return
+        answer = presenter.suggestions[name]
+        model = completer.model()
+        assert isinstance(model, QStandardItemModel)
+        model.clear()
+        for value in answer.values:
+            row = QStandardItem(visible(value, SUGGESTION_LIMIT))
+            row.setData(value, RAW)
+            row.setEditable(False)
+            model.appendRow(row)
+        self.completion.setText(f"{visible(name, 80)}: {answer.words()}")
+        self.completion.show()
+        if answer.values and field.hasFocus():
+            completer.complete()
 
     def _values(self) -> dict[str, str]:
         return {name: field.text() for name, field in self.fields.items() if field.text()}
