@@ -12,7 +12,7 @@ Figures:
   tree, while a filter is typed one key at a time, while a refresh that reverses
   the catalog and edits every tenth description is walked and applied;
 - the `snapshot` command against the same bare loop (time and peak memory);
-- quitting: from Ctrl+Q to the process exit with the six demo servers connected,
+- quitting: from Ctrl+Q to the process exit with the bundled demo servers connected,
   against the same app with no server.
 """
 
@@ -256,7 +256,7 @@ sys.exit(app.run_app(sys.argv[1:]))
 
 
 def quit_time(with_servers: bool) -> float:
-    """Seconds from Ctrl+Q to the app's process exit (the six demo servers connected, or none)."""
+    """Seconds from Ctrl+Q to the app's process exit (the bundled demo servers connected, or none)."""
     import tempfile
 
     home = tempfile.mkdtemp()
@@ -341,7 +341,7 @@ def main() -> None:
     with_servers = statistics.median(quit_time(True) for _ in range(args.runs))
     without = statistics.median(quit_time(False) for _ in range(args.runs))
     print(
-        f"quit to process exit, six demo servers connected: {with_servers * 1000:.0f} ms "
+        f"quit to process exit, the bundled demo servers connected: {with_servers * 1000:.0f} ms "
         f"(no server: {without * 1000:.0f} ms; ratio {with_servers / without:.2f})"
     )
 

@@ -1,5 +1,6 @@
 """Run the demo server: `python -m catalog_inspector.demo --mode MODE [--http | --sse]` (`--mode asks` first: the
-server whose tools ask for input, `catalog_inspector.demo.asks`)."""
+server whose tools ask for input, `catalog_inspector.demo.asks`; `--mode apps` first: MCP Apps, icons and rich
+results, `catalog_inspector.demo.apps`)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,11 @@ def main(argv: list[str] | None = None) -> None:
         from catalog_inspector.demo.asks import main as asks_main
 
         asks_main(given[2:])
+        return
+    if given[:2] == ["--mode", "apps"]:  # MCP Apps, icons, rich results (its own module)
+        from catalog_inspector.demo.apps import main as apps_main
+
+        apps_main(given[2:])
         return
     parser = argparse.ArgumentParser(prog="python -m catalog_inspector.demo", description=__doc__)
     parser.add_argument("--mode", choices=MODES, default="normal")

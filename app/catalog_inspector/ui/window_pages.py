@@ -10,7 +10,7 @@ until then the window's handlers skip it (the `built_*` accessors say None).
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QPlainTextEdit, QSplitter, QTabWidget, QWidget
@@ -57,13 +57,16 @@ class WindowPages(LazyTabs):
     def _build_call(self) -> QWidget:
         from catalog_inspector.ui.widgets.call_panel import CallPanel
 
-        return CallPanel(self.window.app.checks, self.window)
+        panel = CallPanel(self.window.app.checks, self.window)
+        panel.result.link_chosen.connect(self.read_link)
+        return panel
 
     def _build_list(self, name: str) -> QWidget:
         from catalog_inspector.ui.widgets.list_pane import ListPane
 
         pane = ListPane(name, self.window, self.window.app.checks)
         pane.timeline.walk_chosen.connect(lambda kind: self.window.choose_walk(name, kind))
+        pane.request.result.link_chosen.connect(self.read_link)
         return pane
 
     def _build_server(self) -> QWidget:
@@ -137,6 +140,12 @@ class WindowPages(LazyTabs):
             set_capped_text(self.server_info, presenter.server_text())
         elif name == "checks":
             self.window.show_reach()
+
+    def read_link(self, link: dict[str, Any]) -> None:
+        """A resource link in a result: read on the same server in the Resources tab, never opened elsewhere."""
+        pane = cast("ListPane", self.get("resources"))
+        self.tabs.setCurrentWidget(pane)
+        pane.read_link(link)
 
     # -- what the pages show of the selected server ------------------------------
     def follow(self, catalog: bool = True, details: bool = True, at_once: bool = False) -> None:

@@ -508,6 +508,7 @@ DEMO_MODES = (
 
 
 ASKS_DEMO = "demo: asks for input"
+APPS_DEMO = "demo: MCP Apps and rich results"
 
 
 def demo_servers(state_dir: Path) -> list[ServerSpec]:
@@ -521,6 +522,9 @@ def demo_servers(state_dir: Path) -> list[ServerSpec]:
     command, args = python_module_command("catalog_inspector.demo", "--mode", "asks")
     demo_roots = ({"uri": "file:///tmp/demo-project", "name": "demo project"},)
     servers.insert(1, ServerSpec(name=ASKS_DEMO, command=command, args=args, roots=demo_roots))
+    # An MCP Apps server (a tool with an interface and its ui:// resource), icons, results of every content kind.
+    command, args = python_module_command("catalog_inspector.demo", "--mode", "apps")
+    servers.insert(2, ServerSpec(name=APPS_DEMO, command=command, args=args))
     return servers
 
 

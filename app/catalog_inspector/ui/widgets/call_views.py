@@ -7,12 +7,13 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QImage, QImageReader, QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QLabel,
+    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -59,7 +60,14 @@ def _preview(block: Block) -> QPixmap | None:
 
 
 class ResultView(QTabWidget):
-    """A result: readable (`callResult`, with image previews) and raw (`callRaw`)."""
+    """A result: readable (`callResult`, with image previews) and raw (`callRaw`). An image Qt cannot decode says
+    so in the text; each resource link (up to `LINKS`) gets a button (`resultLink:N`) that asks for it to be read.
+
+    Signals:
+        link_chosen(object): the person asked to read a resource link (the link as sent: `{uri, name, …}`).
+    """
+
+    link_chosen = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -71,10 +79,17 @@ class ResultView(QTabWidget):
         self._image_row = QHBoxLayout(self.images)
         self._image_row.setContentsMargins(0, 0, 0, 0)
         self._image_row.addStretch(1)
+        self.links = QWidget(self)
+        self.links.setObjectName("resultLinks")
+        self._link_row = QHBoxLayout(self.links)
+        self._link_row.setContentsMargins(0, 0, 0, 0)
+        self._link_row.addStretch(1)
+        self.links.hide()
         readable = QWidget(self)
         layout = QVBoxLayout(readable)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.images)
+        layout.addWidget(self.links)
         layout.addWidget(self.text, 1)
         self.addTab(readable, "Result")
         self.addTab(self.raw, "Raw JSON")
@@ -85,39 +100,65 @@ class ResultView(QTabWidget):
             self.show_question(result)
             return
         blocks = describe_result(result, kind)
-        set_capped_text(self.text, "\n\n".join(block.text for block in blocks))
+        previews = [_preview(block) for block in blocks]
+        texts = [
+            block.text if block.image is None or preview is not None else _undecodable(block.text)
+            for block, preview in zip(blocks, previews, strict=True)
+        ]
+        set_capped_text(self.text, "\n\n".join(texts))
         set_capped_text(self.raw, json.dumps(result, indent=2, ensure_ascii=False) if result is not None else "")
-        self._show_images(blocks)
+        self._show_images([preview for preview in previews if preview is not None])
+        self._show_links([block.link for block in blocks if block.link is not None])
 
     def show_question(self, result: dict[str, Any]) -> None:
         """An input_required answer that ended the request (rounds cap, a refused answer): never shown as a result."""
         set_capped_text(self.text, QUESTION_TEXT)
         set_capped_text(self.raw, json.dumps(result, indent=2, ensure_ascii=False))
         self._show_images([])
+        self._show_links([])
 
     def clear_result(self) -> None:
         self.text.clear()
         self.raw.clear()
         self._show_images([])
+        self._show_links([])
 
     def image_count(self) -> int:
         return self._image_row.count() - 1
 
-    def _show_images(self, blocks: Sequence[Block]) -> None:
-        while self._image_row.count() > 1:
-            item = self._image_row.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.deleteLater()
-        for block in blocks:
-            pixmap = _preview(block)
-            if pixmap is None:
-                continue
+    def _show_images(self, pixmaps: Sequence[QPixmap]) -> None:
+        _clear_row(self._image_row)
+        for pixmap in pixmaps:
             label = QLabel(self.images)
             label.setTextFormat(Qt.TextFormat.PlainText)
             label.setPixmap(pixmap)
             self._image_row.insertWidget(self._image_row.count() - 1, label)
         self.images.setVisible(self.image_count() > 0)
+
+    def _show_links(self, links: Sequence[dict[str, Any]]) -> None:
+        _clear_row(self._link_row)
+        for number, link in enumerate(links):
+            name = link.get("name")
+            button = QPushButton(f"Read {visible(name if isinstance(name, str) and name else link['uri'], 60)}")
+            button.setObjectName(f"resultLink:{number}")
+            button.setToolTip(tooltip(f"resources/read of {link['uri']} on this server, in the Resources tab"))
+            button.clicked.connect(lambda _checked=False, link=link: self.link_chosen.emit(link))
+            self._link_row.insertWidget(self._link_row.count() - 1, button)
+        self.links.setVisible(bool(links))
+
+
+def _clear_row(row: QHBoxLayout) -> None:
+    """Take every widget out of a row of previews or buttons (its stretch stays last)."""
+    while row.count() > 1:
+        item = row.takeAt(0)
+        widget = item.widget() if item is not None else None
+        if widget is not None:
+            widget.deleteLater()
+
+
+def _undecodable(text: str) -> str:
+    """An image's line, for one Qt could not decode (a corrupt file, or not the format it claims)."""
+    return f"{text[:-1]}; could not be decoded]" if text.endswith("]") else f"{text} (could not be decoded)"
 
 
 class CallHistoryView(QTableWidget):

@@ -121,6 +121,21 @@ class ListPane(QWidget):
         self.notice.setStyleSheet(f"QLabel {{ {NOTICE_STYLES.get(state, '')} }}")
         self.notice.show()
 
+    def read_link(self, link: dict[str, Any]) -> None:
+        """Read a resource link from a result (`resources/read` of its URI): the listed resource if the catalog
+        has it, else the link itself, described as sent."""
+        row = self.model.row_of(str(link.get("uri")))
+        if row is not None:
+            self.table.setCurrentIndex(self.model.index(row, 0))
+        else:
+            self.table.clearSelection()
+            self.table.setCurrentIndex(self.model.index(-1, 0))
+            self._shown = link
+            note = "Not in the resources list: a resource link from a result, as sent.\n\n"
+            set_capped_text(self.detail, note + item_detail(self.list_name, link))
+            self.request.set_item(link)
+        self.request.send()
+
     def _on_model_about_to_be_reset(self) -> None:
         current = self.table.currentIndex()
         self._kept_key = current.data(Role.KEY) if current.isValid() else None
