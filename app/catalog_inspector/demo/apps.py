@@ -1,7 +1,7 @@
 """The "apps" demo server: an MCP Apps server (a tool with an interface, its `ui://` HTML resource), icons, results
 with every kind of content, and instructions, on every era.
 
-`python -m catalog_inspector.demo --mode apps`
+`python -m catalog_inspector.demo --mode apps [--legacy]`
 
 - `show_weather` has an interface: `_meta.ui.resourceUri` names `ui://weather/view.html`
   (`text/html;profile=mcp-app`, a CSP with named domains, a camera permission, its own domain);
@@ -15,6 +15,7 @@ with every kind of content, and instructions, on every era.
 
 from __future__ import annotations
 
+import argparse
 import base64
 import io
 import struct
@@ -167,11 +168,15 @@ def build() -> Server[Any]:
     )
 
 
-async def serve() -> None:
+async def serve(legacy: bool) -> None:
+    from catalog_inspector.demo.server import run_in_era
+
     server = build()
     async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+        await run_in_era(server, read, write, server.create_initialization_options(), legacy)
 
 
 def main(argv: list[str] | None = None) -> None:
-    anyio.run(serve)
+    parser = argparse.ArgumentParser(prog="python -m catalog_inspector.demo --mode apps")
+    parser.add_argument("--legacy", action="store_true", help="answer server/discover with -32601 (a 2025 server)")
+    anyio.run(serve, parser.parse_args(argv).legacy)

@@ -336,17 +336,22 @@ async def serve_stdio(demo: DemoServer, legacy_only: bool) -> None:
     server = demo.build()
     options = server.create_initialization_options(NotificationOptions(tools_changed=True))
     async with stdio_server(stdin, stdout) as (read, write):
-        if not legacy_only:
-            await server.run(read, write, options)
-            return
-        relay_send, relay_receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(_refuse_discover, read, write, relay_send)
-            await server.run(relay_receive, write, options)
-            tg.cancel_scope.cancel()
+        await run_in_era(server, read, write, options, legacy_only)
 
 
-async def _refuse_discover(read: Any, write: Any, relay: Any) -> None:
+async def run_in_era(server: Server[Any], read: Any, write: Any, options: Any, legacy_only: bool) -> None:
+    """Serve a session; `legacy_only`: as a server older than 2026-07-28, which has no `server/discover`."""
+    if not legacy_only:
+        await server.run(read, write, options)
+        return
+    relay_send, relay_receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(refuse_discover, read, write, relay_send)
+        await server.run(relay_receive, write, options)
+        tg.cancel_scope.cancel()
+
+
+async def refuse_discover(read: Any, write: Any, relay: Any) -> None:
     """Answer `server/discover` with -32601, as a server older than the 2026 protocol does."""
     async with relay:
         async for item in read:

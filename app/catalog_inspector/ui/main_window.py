@@ -444,6 +444,7 @@ class MainWindow(QMainWindow):
         presenter = self._presenter
         if presenter is None:
             return
+        self.tools_pane.resource_uris = presenter.resource_uris()
         self.tools_pane.set_tools(presenter.shown_tools(), *presenter.tool_marks())
         self._on_presenter_lint_changed()
         self.pages.follow()

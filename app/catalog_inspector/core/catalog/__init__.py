@@ -3,12 +3,15 @@
 Holds `lists` (the one table of MCP's paginated lists), `snapshot` (everything a
 walk found, frozen, with its JSON form), `enumerator` (one list walked to its end
 or its first offence, over any fetch function), `caching` (the pages' cache hints
-and their rules) and `export` (what an exported file is called and says). No SDK and no network stack: `session` does the fetching.
+and their rules), `export` (what an exported file is called and says), `apps` (MCP Apps read statically: a
+tool's interface, `ui://` views, what a strict host flags) and `icons` (icons judged: safe raster data to draw,
+SVG described, URLs listed, nothing fetched). No SDK and no network stack: `session` does the fetching.
 Imports `config` and core's shared modules.
 """
 
 from __future__ import annotations
 
+from catalog_inspector.core.catalog.apps import APP_MIME, AppFinding, AppView, app_of, apps_json, ui_meta, ui_words
 from catalog_inspector.core.catalog.caching import (
     CacheCheck,
     CacheCode,
@@ -30,6 +33,7 @@ from catalog_inspector.core.catalog.export import (
     export_file_name,
     export_note,
 )
+from catalog_inspector.core.catalog.icons import ICON_BYTES, Icon, icon_words, icons_of
 from catalog_inspector.core.catalog.lists import (
     LIST_KINDS,
     LIST_NAMES,
@@ -56,6 +60,17 @@ from catalog_inspector.core.catalog.snapshot import (
 )
 
 __all__ = [
+    "APP_MIME",
+    "AppFinding",
+    "AppView",
+    "ICON_BYTES",
+    "Icon",
+    "app_of",
+    "apps_json",
+    "icon_words",
+    "icons_of",
+    "ui_meta",
+    "ui_words",
     "CacheCheck",
     "CacheCode",
     "CacheIssue",

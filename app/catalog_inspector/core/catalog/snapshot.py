@@ -246,6 +246,8 @@ class Snapshot:
 
     def to_json(self) -> dict[str, Any]:
         """The whole document; it shares the items with the snapshot (no copies of the catalog)."""
+        from catalog_inspector.core.catalog.apps import apps_json  # it reads snapshots: imported once they exist
+
         tools = self.tools
         return {
             "format": FORMAT,
@@ -263,6 +265,7 @@ class Snapshot:
             "tools_error": tools.error.to_json() if tools.error else None,
             "lists_status": {name: self.lists[name].status for name in LIST_NAMES},
             "excluded_tools": list(self.excluded_tools),
+            "mcp_apps": apps_json(self),
             **{name: self.lists[name].to_json() for name in LIST_NAMES if name != "tools"},
         }
 

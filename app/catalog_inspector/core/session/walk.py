@@ -153,6 +153,7 @@ async def take_snapshot(
             "version": info.get("version"),
             "title": info.get("title"),
             "protocol_version": connection.protocol_version,
+            **({"icons": info["icons"]} if info.get("icons") else {}),  # as sent: judged where they are shown
         },
         capabilities=connection.capabilities,
         instructions=connection.instructions,

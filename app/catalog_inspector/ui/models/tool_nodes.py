@@ -28,6 +28,10 @@ def annotation_badges(tool: dict[str, Any]) -> list[str]:
     support = task_support(tool)
     if support in ("required", "optional"):
         badges.append(f"task: {support}")
+    meta = tool.get("_meta")
+    ui = meta.get("ui") if isinstance(meta, dict) else None
+    if isinstance(ui, dict) and isinstance(ui.get("resourceUri"), str):
+        badges.append("▣ app")  # an MCP Apps interface: its detail names it
     return badges
 
 

@@ -10,6 +10,7 @@ its first drift report, so the tool tree is planned once per refresh.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
@@ -20,8 +21,11 @@ from catalog_inspector.core.catalog import (
     PageRecord,
     Snapshot,
     Which,
+    apps_json,
     cacheable_words,
     hints_required,
+    icon_words,
+    icons_of,
     taken_words,
     unimplemented_words,
 )
@@ -121,6 +125,7 @@ class ServerPresenter(QObject):
         self._published: Snapshot | None = None  # the catalog the tree and the lists show
         self._duplicates: tuple[Snapshot | None, list[Duplicate]] = (None, [])
         self._cacheable: tuple[Snapshot | None, str] = (None, "")
+        self._apps_of: tuple[Snapshot | None, dict[str, Any]] = (None, {})
         self._walk = self._walk_key()
         if signins is not None:
             signins.grant_changed.connect(self._on_signins_grant_changed)
@@ -176,6 +181,20 @@ class ServerPresenter(QObject):
             text = f"{text} · {mark}"
         cacheable = self._cacheable_words(accepted)
         return f"{text} · {cacheable}" if cacheable else text
+
+    def _apps(self, accepted: Snapshot) -> dict[str, Any]:
+        """What the catalog says of MCP Apps (`core.catalog.apps`), worked out once a catalog."""
+        if self._apps_of[0] is not accepted:
+            self._apps_of = (accepted, apps_json(accepted))
+        return self._apps_of[1]
+
+    def resource_uris(self) -> frozenset[str] | None:
+        """The URIs of the shown catalog's resources, when that list was walked whole (a tool's MCP Apps
+        interface is said to be listed there or not); None otherwise."""
+        catalog = self.catalog
+        if catalog is None or not catalog.lists["resources"].judged:
+            return None
+        return frozenset(str(resource.get("uri")) for resource in catalog.lists["resources"].items)
 
     def _cacheable_words(self, accepted: Snapshot) -> str:
         """What the accepted tools' cache hints allow ("cacheable for 5 min (private)"), worked out once a catalog."""
@@ -398,6 +417,11 @@ class ServerPresenter(QObject):
             "Lists: "
             + ", ".join(f"{LIST_KINDS[n].plural} {accepted.lists[n].status.replace('_', ' ')}" for n in LIST_NAMES),
             *(f"Finding: {unimplemented_words(name)} (-32601, method not found)" for name in accepted.unimplemented),
+            *(
+                f"Finding: {visible(finding['item'], 300)}: {finding['message']} ({finding['code']})"
+                for finding in self._apps(accepted)["findings"]
+            ),
+            *icon_words(icons_of(server), drawn=False),
             "",
             "Capabilities:",
             visible(json.dumps(accepted.capabilities, indent=2, ensure_ascii=False), keep_newlines=True),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from catalog_inspector.core.catalog import icon_words, icons_of, ui_words
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui.widgets.panes import DISPLAY_CAP
 
@@ -113,6 +114,9 @@ def item_detail(list_name: str, item: dict[str, Any]) -> str:
     """The detail text of a resource, resource template or prompt (`list_name` as in `LIST_KINDS`)."""
     lines = _header(list_name, item)
     lines.extend(_annotations(item))
+    if list_name == "resources":
+        lines.extend(ui_words(item, "resources"))
+    lines.extend(icon_words(icons_of(item)))
     lines.append("")
     description = item.get("description")
     if isinstance(description, str):

@@ -7,11 +7,12 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QSplitter, QTableView, QVBoxLayout, QWidget
 
-from catalog_inspector.core.catalog import LIST_KINDS
+from catalog_inspector.core.catalog import LIST_KINDS, icons_of
 from catalog_inspector.ui.models.item_list import ItemListModel
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.presenters.checks import Checks
 from catalog_inspector.ui.presenters.request import RequestKind
+from catalog_inspector.ui.widgets.icon_strip import IconStrip, icons_above
 from catalog_inspector.ui.widgets.item_detail import item_detail
 from catalog_inspector.ui.widgets.labels import plain_label
 from catalog_inspector.ui.widgets.panes import SPLIT_SIZES, plain_text_view, set_capped_text
@@ -80,6 +81,7 @@ class ListPane(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setItemDelegate(OneLineDelegate(self.table))
         self.detail = plain_text_view(detail_name, self)
+        self.icons = IconStrip(f"{detail_name}Icons", self)
         self.detail.setPlaceholderText(PLACEHOLDERS[list_name])
         self.detail.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse | Qt.TextInteractionFlag.TextSelectableByKeyboard
@@ -97,7 +99,7 @@ class ListPane(QWidget):
         self.model.modelReset.connect(self._on_model_reset)
         content = QSplitter(Qt.Orientation.Vertical, self)
         content.addWidget(self.table)
-        content.addWidget(self.detail)
+        content.addWidget(icons_above(self.icons, self.detail, content))
         self.request = RequestBox(REQUEST_KINDS[list_name], self, checks)
         content.addWidget(self.request)
         content.setSizes([220, 200, 220])
@@ -157,6 +159,7 @@ class ListPane(QWidget):
         item = item if isinstance(item, dict) else None
         if item is not self._shown:
             self._shown = item
+            self.icons.set_icons(icons_of(item) if item is not None else [])
             if item is None:
                 self.detail.clear()
             else:

@@ -19,11 +19,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from catalog_inspector.core.catalog import icon_words, icons_of, ui_words
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.models.tool_nodes import annotation_badges
 from catalog_inspector.ui.models.tool_plan import SLICE, ToolsPlanner
 from catalog_inspector.ui.models.tool_tree import ToolTreeModel
+from catalog_inspector.ui.widgets.icon_strip import IconStrip, icons_above
 from catalog_inspector.ui.widgets.panes import DISPLAY_CAP, SPLIT_SIZES, plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.tables import OneLineDelegate, fit_tree_columns, widen_tree_columns
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
@@ -31,7 +33,9 @@ from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
 __all__ = ["ToolsPane", "tool_detail"]
 
 
-def tool_detail(tool: dict[str, Any]) -> str:
+def tool_detail(tool: dict[str, Any], resource_uris: frozenset[str] | None = None) -> str:
+    """The detail text of a tool; `resource_uris`: the judged resources list's URIs (an MCP Apps interface is said
+    to be listed there or not; None: that list was not walked whole)."""
     description = tool.get("description")
     lines = [f"Name: {visible(str(tool.get('name', '')), DISPLAY_CAP)}"]
     if isinstance(tool.get("title"), str):
@@ -39,6 +43,8 @@ def tool_detail(tool: dict[str, Any]) -> str:
     badges = annotation_badges(tool)
     if badges:
         lines.append(f"Annotations: {', '.join(badges)}")
+    lines.extend(ui_words(tool, "tools", resource_uris))
+    lines.extend(icon_words(icons_of(tool)))
     lines.append("")
     # Each part cut to what the view shows (DISPLAY_CAP) before it is escaped: a 1 MiB description costs no more.
     lines.append(
@@ -74,6 +80,7 @@ class ToolsPane(QWidget):
         # with it the view's expanded state; this gives it back when it shows again.
         self._expanded: set[str] = set()
         self._detail_tool: dict[str, Any] | None = None  # the tool the detail shows
+        self.resource_uris: frozenset[str] | None = None  # the catalog's resources, for a tool's MCP Apps interface
         self._marks: tuple[dict[str, str], frozenset[str]] = ({}, frozenset())
         self._linted: dict[str, str] = {}
         self._excluded: dict[str, str] = {}
@@ -114,6 +121,7 @@ class ToolsPane(QWidget):
         self.tree.collapsed.connect(self._on_tree_collapsed)
         self.detail = plain_text_view("toolDetail", self)
         self.detail.setPlaceholderText("Select a tool to see its full description and the JSON the server sent.")
+        self.icons = IconStrip("toolIcons", self)
         self.timeline = TimelinePanel("pageTimeline", self)
         left = QSplitter(Qt.Orientation.Vertical, self)
         top = QWidget(left)
@@ -125,7 +133,7 @@ class ToolsPane(QWidget):
         top_layout.addLayout(filter_row)
         top_layout.addWidget(self.tree)
         left.addWidget(top)
-        left.addWidget(self.detail)
+        left.addWidget(icons_above(self.icons, self.detail, left))
         left.setSizes([500, 180])
         split = QSplitter(Qt.Orientation.Horizontal, self)
         split.addWidget(left)
@@ -247,8 +255,9 @@ class ToolsPane(QWidget):
         if tool is self._detail_tool:  # called on every keystroke and catalog: render on change only
             return
         self._detail_tool = tool
+        self.icons.set_icons(icons_of(tool) if tool is not None else [])
         if tool is not None:
-            text = tool_detail(tool)
+            text = tool_detail(tool, self.resource_uris)
             if self.model.mark_of(str(index.data(Role.KEY))) == "removed":
                 text = "Removed by the last refresh: this is the tool as the previous catalog had it.\n\n" + text
             set_capped_text(self.detail, text)
