@@ -223,8 +223,10 @@ def test_list_changed_before_the_walk_leaves_the_server_ready(harness: Harness, 
     assert window.current.supervisor.state is ServerState.READY, "still ready after a refresh that heard it again"
 
 
-def test_a_refresh_after_a_stale_mark_says_whether_anything_changed(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
-    window = harness.window([demo_spec("notify", name="notify")])
+def test_a_refresh_after_a_stale_mark_says_whether_anything_changed(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # The server announces a change after its first walk only: the refresh answers it, in a new session.
+    state = str(tmp_path / "walks.json")
+    window = harness.window([demo_spec("notify", "--notify-walks", "1", "--state", state, name="notify")])
     wait_for(qtbot, lambda: shown(window, ServerState.STALE))
     wait_for(qtbot, lambda: reported(window))
     assert window.banner.state == "stale"
@@ -234,7 +236,16 @@ def test_a_refresh_after_a_stale_mark_says_whether_anything_changed(harness: Har
     wait_for(qtbot, lambda: presenter.report is not None and presenter.report.after_stale)
     assert presenter.report.diff is not None and presenter.report.diff.empty
     headline = presenter.report.headline()
-    assert headline.startswith("Refreshed after the server said its list changed. Nothing changed since")
+    assert headline.startswith(
+        "Refreshed after the server said its list changed, in a new session: nothing changed since"
+    )
+    assert headline.endswith(
+        "The change may have been to the old session's own items (a session-scoped change), which a new session "
+        "cannot show."
+    )
+    wait_for(qtbot, lambda: window.banner.state == "none")
+    assert not window.banner.isVisible(), "the refresh answered the change: no banner stays behind"
+    assert window.drift_pane.summary.text() == headline
 
 
 def test_the_reach_tab_shows_what_first_page_hosts_miss_and_cross_server_collisions(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -51,6 +51,9 @@ def main(argv: list[str] | None = None) -> None:
         help="every tools/call fails: a JSON-RPC error (code 1001, the server's own), or the process exits mid-call (exit code 5)",
     )
     parser.add_argument("--notify-count", type=int, default=3)
+    parser.add_argument(
+        "--notify-walks", type=int, default=None, help="notify mode: announce changes only in the first N walks"
+    )
     parser.add_argument("--error-text", default="", help="the message of the JSON-RPC error a flaky walk answers with")
     parser.add_argument("--tools", type=int, default=10_000, help="tool count in many mode")
     parser.add_argument("--page-size", type=int, default=100, help="page size in many mode")
@@ -112,6 +115,7 @@ def main(argv: list[str] | None = None) -> None:
         error_text=args.error_text,
         call_fail=args.call_fail or "",
         notify_count=args.notify_count,
+        notify_walks=args.notify_walks,
         state_file=args.state,
         busy_file=args.busy_file,
     )

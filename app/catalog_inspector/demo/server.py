@@ -77,6 +77,7 @@ class DemoServer:
     error_text: str = ""  # the JSON-RPC error message of the `error` action, instead of the usual one
     call_fail: str = ""
     notify_count: int = 3
+    notify_walks: int | None = None  # notify mode announces changes only in the first this many walks (None: all)
     state_file: Path | None = None
     busy_file: Path | None = None  # created when a request is kept waiting on purpose (a hang, a slow call)
     wire: Any = None
@@ -155,7 +156,7 @@ class DemoServer:
         if page.action == "bump":
             self.generation += 1
             log(f"catalog changed: generation {self.generation}")
-        if mode == "notify" and page.next is None:
+        if mode == "notify" and page.next is None and (self.notify_walks is None or walk < self.notify_walks):
             for _ in range(self.notify_count):
                 await self.announce_tools_changed(ctx)
         return result

@@ -189,7 +189,14 @@ class DriftReport:
         if self.diff is not None and self.diff.not_compared:
             names = " and ".join(LIST_KINDS[name].plural for name in self.diff.not_compared)
             text += f" Not compared: {names} (a walk did not list them whole)."
-        if self.after_stale:
+        if self.after_stale and self.diff is not None and self.diff.empty:
+            # A refresh is a new session: a change to the old session's own items cannot show in it.
+            text = (
+                f"Refreshed after the server said its list changed, in a new session: {text[0].lower()}{text[1:]} "
+                "The change may have been to the old session's own items (a session-scoped change), which a new "
+                "session cannot show."
+            )
+        elif self.after_stale:
             text = "Refreshed after the server said its list changed. " + text
         if with_pins and self.pins is not None:
             text += " " + self.pins.summary()

@@ -257,7 +257,9 @@ class ServerPresenter(QObject):
             text = "The server says its catalog changed since this catalog was taken\nRefresh to walk it again."
             return Banner("stale", text, "Refresh", retry_enabled)
         report = self.report
-        if report is not None and (report.alarm or report.after_stale):
+        # Drift that matters stays in the banner until the next catalog; a refresh that only answered a change
+        # the server announced says so once, in the status line and the Drift tab, and leaves no banner behind.
+        if report is not None and report.alarm:
             pins = report.pins.summary() if report.pins is not None else ""
             text = report.headline(with_pins=False) + (f"\n{pins}" if pins else "")
             return Banner("drift", text, "Show drift", True)
