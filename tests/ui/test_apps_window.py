@@ -49,7 +49,7 @@ def test_a_tool_with_an_interface_is_marked_and_its_detail_names_the_resource(ha
 def test_a_ui_view_is_described_and_read_as_plain_text(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = apps(harness, qtbot)
     pane = window.list_panes["resources"]
-    wait_for(qtbot, lambda: pane.model.rowCount() == 3)
+    wait_for(qtbot, lambda: pane.model.rowCount() == 4)
     table = window.findChild(QTableView, "resourceList")
     table.setCurrentIndex(pane.model.index(0, 0))
     detail = pane.detail.toPlainText()

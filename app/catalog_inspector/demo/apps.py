@@ -10,7 +10,9 @@ with every kind of content, and instructions, on every era.
 - `rich_result` answers with annotated text, two resource links (one listed, one not), a PNG, an image that is not
   one, and a half-second WAV;
 - the server, `show_weather` and a resource carry `data:` icons (a PNG; an SVG, described and never drawn; an
-  `https` one, listed and never fetched).
+  `https` one, listed and never fetched);
+- `demo://apps/clock` can be subscribed to (`resources/subscribe`; on 2026-07-28 `subscriptions/listen`);
+  `tick` says it changed `count` times (default 1; try 5,000 for a flood).
 """
 
 from __future__ import annotations
@@ -27,10 +29,14 @@ import anyio
 import mcp_types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
+from mcp.shared.subscriptions import ResourceUpdated
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 __all__ = ["build", "main"]
 
 WEATHER_VIEW = "ui://weather/view.html"
+CLOCK = "demo://apps/clock"
 APP_MIME = "text/html;profile=mcp-app"
 _COMPLETE = {"resultType": "complete"}
 _LISTED = {"ttlMs": 0, "cacheScope": "private", **_COMPLETE}  # 2026-07-28: list and read results say how long they hold
@@ -83,6 +89,12 @@ TOOLS: list[dict[str, Any]] = [
         "_meta": {"ui": {"resourceUri": "ui://dashboard/view.html"}},
     },
     {
+        "name": "tick",
+        "description": "Says demo://apps/clock changed, count times, to whoever subscribed to it.",
+        "inputSchema": {"type": "object", "properties": {"count": {"type": "integer", "minimum": 1, "maximum": 10000}}},
+        "annotations": {"readOnlyHint": True},
+    },
+    {
         "name": "rich_result",
         "description": "Answers with every kind of content: annotated text, resource links, images, audio.",
         "inputSchema": {"type": "object"},
@@ -111,6 +123,7 @@ RESOURCES: list[dict[str, Any]] = [
         "_meta": {"ui": {"csp": {"connectDomains": ["*"], "resourceDomains": ["https:"]}}},
     },
     {"uri": "demo://apps/notes/1", "name": "note-1", "mimeType": "text/plain", "icons": [PNG_ICON]},
+    {"uri": CLOCK, "name": "clock", "mimeType": "text/plain", "description": "Changes whenever tick is called"},
 ]
 HTML = {
     WEATHER_VIEW: "<!doctype html><html><body><h1>Weather</h1><script>parent.postMessage('hi', '*')</script></body>"
@@ -135,12 +148,25 @@ def rich_content() -> list[dict[str, Any]]:
 
 
 def build() -> Server[Any]:
+    bus = InMemorySubscriptionBus()
+    ticks = [0]
+    subscribed: set[str] = set()  # before 2026-07-28: what this session asked to hear about
+
     async def on_tools(ctx: Any, params: types.PaginatedRequestParams | None) -> Any:
         return {"tools": TOOLS, **_LISTED}
 
     async def on_call(ctx: Any, params: types.CallToolRequestParams) -> Any:
         if params.name == "rich_result":
             return {"content": rich_content(), **_COMPLETE}
+        if params.name == "tick":
+            count = int((params.arguments or {}).get("count", 1))
+            for _ in range(count):
+                ticks[0] += 1
+                if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
+                    await bus.publish(ResourceUpdated(uri=CLOCK))
+                elif CLOCK in subscribed:
+                    await ctx.session.send_resource_updated(CLOCK)
+            return {"content": [{"type": "text", "text": f"ticked {count} times"}], **_COMPLETE}
         city = str((params.arguments or {}).get("city", "nowhere"))
         return {"content": [{"type": "text", "text": f"{params.name}: sunny in {city}"}], **_COMPLETE}
 
@@ -152,9 +178,19 @@ def build() -> Server[Any]:
         listed = next((resource for resource in RESOURCES if resource["uri"] == uri), None)
         if uri in HTML and listed is not None:
             content = {"uri": uri, "mimeType": listed["mimeType"], "text": HTML[uri], "_meta": listed["_meta"]}
+        elif uri == CLOCK:
+            content = {"uri": uri, "mimeType": "text/plain", "text": f"ticks: {ticks[0]}"}
         else:
             content = {"uri": uri, "mimeType": "text/plain", "text": f"the note at {uri}"}
         return {"contents": [content], **_LISTED}
+
+    async def on_subscribe(ctx: Any, params: Any) -> Any:
+        subscribed.add(str(params.uri))
+        return {}
+
+    async def on_unsubscribe(ctx: Any, params: Any) -> Any:
+        subscribed.discard(str(params.uri))
+        return {}
 
     return Server(
         "apps",
@@ -165,6 +201,9 @@ def build() -> Server[Any]:
         on_call_tool=on_call,
         on_list_resources=on_resources,
         on_read_resource=on_read,
+        on_subscribe_resource=on_subscribe,
+        on_unsubscribe_resource=on_unsubscribe,
+        on_subscriptions_listen=ListenHandler(bus),
     )
 
 

@@ -5,7 +5,7 @@ listening, raw requests), `handshake` (the entry's client profile in the handsha
 clientInfo, extensions and a pinned protocol version), `walk` (a snapshot taken over a connection with the
 `catalog` enumerator), `asking` (the rounds of a request the server answers by
 asking), `clock` (a time limit that stops while a person is waited for), `requests` (tools/call, resources/read and prompts/get
-sent raw; their outcomes are `calls` data), `completions` (completion/complete) and `worker` (one session's whole
+sent raw; their outcomes are `calls` data), `completions` (completion/complete), `watches` (resource subscriptions) and `worker` (one session's whole
 life in one task: connect, walk, publish, serve, close). Imports `transport`,
 `oauth`, `catalog`, `calls`, `config` and core's shared modules.
 """
@@ -26,6 +26,7 @@ from catalog_inspector.core.session.requests import (
     get_prompt,
     read_resource,
 )
+from catalog_inspector.core.session.watches import ResourceWatches
 from catalog_inspector.core.session.worker import (
     SessionWorker,
 )
@@ -34,6 +35,7 @@ __all__ = [
     "Asking",
     "AskingDesk",
     "Connection",
+    "ResourceWatches",
     "Stopped",
     "SessionWorker",
     "call_tool",

@@ -39,6 +39,7 @@ from catalog_inspector.core.session.clock import PausableClock
 from catalog_inspector.core.session.handshake import client_options, initialize_at, pinned_version
 from catalog_inspector.core.session.logs import ServerMessages
 from catalog_inspector.core.session.notices import TaskNotices
+from catalog_inspector.core.session.watches import ResourceWatches
 from catalog_inspector.core.text import visible
 from catalog_inspector.core.transport import (
     CompletingReadStream,
@@ -83,6 +84,7 @@ class Connection:
         param_headers: the accepted catalog's `x-mcp-header` annotations (the walk teaches them; HTTP calls mirror them).
         tasks: where the server's task status notifications and task progress go (`core.session.tasks`).
         messages: the server's log messages (`notifications/message`): each in `log`, and under its request.
+        watches: the resources subscribed to on this connection and the server's updates of them.
     """
 
     spec: ServerSpec
@@ -101,6 +103,7 @@ class Connection:
     capabilities: dict[str, Any] = field(default_factory=dict)
     instructions: str | None = None
     tasks: TaskNotices = field(default_factory=TaskNotices)
+    watches: ResourceWatches | None = None
 
     @property
     def protocol_version(self) -> str:
@@ -371,6 +374,7 @@ async def connect(
     sizes = ResponseSizes()
     refused = RequestFaults()
     pids: list[int] = []
+    watching: list[ResourceWatches] = []  # made once the session is: its updates arrive here before
 
     def spawned(pid: int) -> None:
         pids.append(pid)
@@ -391,6 +395,8 @@ async def connect(
                 await tasks.progress(notice.progress_token, notice.progress, notice.total, notice.message)
             if isinstance(message, types.LoggingMessageNotification):
                 messages.heard(message.params.level, message.params.logger, message.params.data)
+            elif isinstance(message, types.ResourceUpdatedNotification) and watching:
+                watching[0].heard(str(message.params.uri))
             elif isinstance(message, types.ElicitCompleteNotification):
                 # The end of a URL elicitation the person opened (2025-11-25 and later): said, never waited for.
                 said = visible(message.params.elicitation_id, 200)
@@ -437,6 +443,9 @@ async def connect(
                     raise TimeoutError
                 await _ask_log_level(session, spec, log)
                 await _listen_for_changes(stack, session, log)
+                watch_group = await stack.enter_async_context(anyio.create_task_group())
+                stack.callback(watch_group.cancel_scope.cancel)  # the watches' streams end before the session
+                watching.append(ResourceWatches(session, watch_group, log))
             except TimeoutError as exc:
                 faults.hurry()  # a server that cannot finish a handshake gets no grace period either
                 raise (faults.first or make_error(ErrorKind.TIMEOUT, _no_handshake(spec, handshake))) from exc
@@ -460,6 +469,7 @@ async def connect(
                     capabilities=_dump(session.server_capabilities),
                     instructions=session.instructions,
                     tasks=tasks,
+                    watches=watching[0],
                 )
             except BaseException as exc:
                 body_error = exc

@@ -31,6 +31,14 @@ class ItemListModel(QAbstractTableModel):
         self._columns = list(columns)
         self._key_field = key_field or self._columns[0][1]
         self._items: list[dict[str, Any]] = []
+        self._marks: dict[str, str] = {}  # by key: a word before the first column's text (a resource watched)
+
+    def set_marks(self, marks: dict[str, str]) -> None:
+        """Mark rows by key (`● changed` …); the first column says the mark before its text."""
+        if marks != self._marks:
+            self._marks = dict(marks)
+            if self._items:
+                self.dataChanged.emit(self.index(0, 0), self.index(len(self._items) - 1, 0))
 
     def set_items(self, items: Sequence[dict[str, Any]]) -> None:
         # These lists are small next to tools; a reset keeps this model simple.
@@ -71,7 +79,9 @@ class ItemListModel(QAbstractTableModel):
         value = item.get(self._columns[index.column()][1])
         text = value if isinstance(value, str) else ("" if value is None else str(value))
         if role == Qt.ItemDataRole.DisplayRole:
-            return visible(first_line(text, PREVIEW))
+            mark = self._marks.get(self.key_of(item)) if self._marks and index.column() == 0 else None
+            shown = visible(first_line(text, PREVIEW))
+            return f"{mark} {shown}" if mark else shown
         if text:
             return tooltip(text)
         return None

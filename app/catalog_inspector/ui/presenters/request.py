@@ -9,7 +9,7 @@ from typing import Any, Literal
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from catalog_inspector.core.calls import Completion, TemplateForm, completion_ref, expand_template, template_form
-from catalog_inspector.runtime import Completer, ServerSupervisor
+from catalog_inspector.runtime import Completer, ResourceWatcher, ServerSupervisor
 from catalog_inspector.ui.presenters.answer import Answer
 
 __all__ = ["REQUEST_TIMEOUT", "RequestKind", "RequestPresenter"]
@@ -48,6 +48,7 @@ class RequestPresenter(QObject):
         supervisor: ServerSupervisor,
         parent: QObject | None = None,
         completer: Completer | None = None,
+        watcher: ResourceWatcher | None = None,
     ) -> None:
         super().__init__(parent)
         self.kind = kind
@@ -65,6 +66,41 @@ class RequestPresenter(QObject):
         self._pause.timeout.connect(self._ask)
         if completer is not None:
             completer.answered.connect(self._on_completer_answered)
+        self._watcher = watcher
+        if watcher is not None:
+            watcher.changed.connect(self.changed)
+
+    @property
+    def can_subscribe(self) -> bool:
+        """Whether the chosen resource can be subscribed to (the server declares `resources.subscribe`)."""
+        return self._watcher is not None and self._uri() is not None and self._watcher.offered
+
+    @property
+    def subscribed(self) -> bool:
+        uri = self._uri()
+        return self._watcher is not None and uri is not None and self._watcher.watching(uri)
+
+    @property
+    def watch_words(self) -> str:
+        """What the chosen resource's subscription says (its updates heard), "" for none."""
+        uri = self._uri()
+        return self._watcher.words(uri) if self._watcher is not None and uri is not None else ""
+
+    def watch_marks(self) -> dict[str, str]:
+        """A mark per resource watched on the live session: changed since subscribing, or not yet."""
+        watcher = self._watcher
+        if watcher is None:
+            return {}
+        return {uri: "● changed" if watcher.updates(uri) else "◌ watched" for uri in watcher.watched()}
+
+    def toggle_subscription(self) -> bool:
+        """Subscribe to the chosen resource, or unsubscribe; False if nothing could be asked (no session)."""
+        uri = self._uri()
+        return self._watcher is not None and uri is not None and self._watcher.toggle(uri)
+
+    def _uri(self) -> str | None:
+        uri = self.item.get("uri") if self.item is not None and self.kind == "resource" else None
+        return uri if isinstance(uri, str) else None
 
     @property
     def offers_completions(self) -> bool:

@@ -33,7 +33,7 @@ from catalog_inspector.core.config import launch_words
 from catalog_inspector.core.drift import DriftReport, Duplicate, FirstPage, duplicates_of
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind
 from catalog_inspector.core.text import visible
-from catalog_inspector.runtime import Completer, ServerState, ServerSupervisor
+from catalog_inspector.runtime import Completer, ResourceWatcher, ServerState, ServerSupervisor
 from catalog_inspector.runtime.asks import PendingAsk, roots_words
 from catalog_inspector.runtime.calldesk import CallDesk
 from catalog_inspector.runtime.messages import MessageBridge
@@ -115,7 +115,7 @@ class ServerPresenter(QObject):
         self.drift = DriftPresenter(supervisor, tracker, self.messages, self) if tracker is not None else None
         self.completer = Completer(supervisor, self)  # one question at a time, whichever tab asks
         self.requests = {
-            "resources": RequestPresenter("resource", supervisor, self),
+            "resources": RequestPresenter("resource", supervisor, self, watcher=ResourceWatcher(supervisor, self)),
             "resource_templates": RequestPresenter("template", supervisor, self, self.completer),
             "prompts": RequestPresenter("prompt", supervisor, self, self.completer),
         }

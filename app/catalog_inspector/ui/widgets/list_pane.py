@@ -101,6 +101,7 @@ class ListPane(QWidget):
         content.addWidget(self.table)
         content.addWidget(icons_above(self.icons, self.detail, content))
         self.request = RequestBox(REQUEST_KINDS[list_name], self, checks)
+        self.request.marks_changed.connect(self.model.set_marks)
         content.addWidget(self.request)
         content.setSizes([220, 200, 220])
         split = QSplitter(Qt.Orientation.Horizontal, self)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QCompleter,
@@ -61,7 +61,12 @@ class RequestBox(QWidget):
         presenter: the selected server's box of this kind (None: no server).
         input_panel: the server's question that waits for the person (None: built without `checks`).
         rounds: the request's rounds.
+
+    Signals:
+        marks_changed(dict): the marks of the list's rows for the resources watched (`RequestPresenter.watch_marks`).
     """
+
+    marks_changed = Signal(dict)
 
     def __init__(self, kind: RequestKind, parent: QWidget | None = None, checks: Checks | None = None) -> None:
         super().__init__(parent)
@@ -89,6 +94,16 @@ class RequestBox(QWidget):
         self.completion.setTextFormat(Qt.TextFormat.PlainText)
         self.completion.hide()
         self.completers: dict[str, QCompleter] = {}
+        self.subscribe = QPushButton("Subscribe", self)  # resources whose server declares resources.subscribe
+        self.subscribe.setObjectName("subscribeResourceButton" if kind == "resource" else "")
+        self.subscribe.setToolTip("Ask the server to say when this resource changes (resources/subscribe)")
+        self.subscribe.clicked.connect(self._on_subscribe_clicked)
+        self.subscribe.hide()
+        self.updates = QLabel(self)
+        self.updates.setObjectName("resourceUpdates" if kind == "resource" else "")
+        self.updates.setTextFormat(Qt.TextFormat.PlainText)
+        self.updates.setWordWrap(True)
+        self.updates.hide()
         self.result = ResultView(self)
         self.result.text.setObjectName(result_name)
         self.cancel = QPushButton("Cancel", self)
@@ -104,6 +119,7 @@ class RequestBox(QWidget):
         row = QHBoxLayout()
         row.addWidget(self.button)
         row.addWidget(self.cancel)
+        row.addWidget(self.subscribe)
         row.addWidget(self.outcome, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -111,6 +127,7 @@ class RequestBox(QWidget):
         layout.addWidget(self.uri)
         layout.addWidget(self.completion)
         layout.addLayout(row)
+        layout.addWidget(self.updates)
         layout.addWidget(self.shown_answer, 1)
         layout.addWidget(self.rounds)
         self._on_presenter_changed()
@@ -161,6 +178,7 @@ class RequestBox(QWidget):
             self.presenter.set_item(item)
 
     def _on_presenter_item_changed(self) -> None:
+        self._show_subscription()
         item = self.item
         while self.form.rowCount():
             self.form.removeRow(0)
@@ -248,7 +266,22 @@ class RequestBox(QWidget):
             return False
         return self.presenter.send(self._values())
 
+    def _on_subscribe_clicked(self) -> None:
+        if self.presenter is not None:
+            self.presenter.toggle_subscription()
+
+    def _show_subscription(self) -> None:
+        presenter = self.presenter
+        offered = presenter is not None and presenter.can_subscribe
+        self.subscribe.setVisible(offered)
+        self.subscribe.setText("Unsubscribe" if presenter is not None and presenter.subscribed else "Subscribe")
+        words = presenter.watch_words if presenter is not None else ""
+        self.updates.setText(words)
+        self.updates.setVisible(offered and bool(words))
+        self.marks_changed.emit(presenter.watch_marks() if presenter is not None else {})
+
     def _on_presenter_changed(self) -> None:
+        self._show_subscription()
         presenter = self.presenter
         self.button.setEnabled(presenter is not None and presenter.can_send)
         self.cancel.setEnabled(presenter is not None and presenter.answer.ticket is not None)
