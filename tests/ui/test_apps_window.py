@@ -54,7 +54,7 @@ def test_a_ui_view_is_described_and_read_as_plain_text(harness: Harness, qtbot) 
     table.setCurrentIndex(pane.model.index(0, 0))
     detail = pane.detail.toPlainText()
     assert "MCP Apps view: served as text/html;profile=mcp-app\n" in detail
-    assert "    CSP connectDomains: ['https://api.weather.example.invalid']" in detail
+    assert "    CSP connectDomains: https://api.weather.example.invalid\n    CSP resourceDomains: none" in detail
     assert "    Permissions asked for: camera" in detail and "    Domain: weather.example.invalid" in detail
     assert window.current is not None
     with qtbot.waitSignal(window.current.supervisor.call_finished, timeout=20_000):

@@ -92,6 +92,13 @@ def test_an_invalid_scope_between_two_equal_ones_is_no_change() -> None:
     assert codes([page(0), page(1, scope="shared"), page(2)]) == [(1, CacheCode.SCOPE_INVALID)]
 
 
+def test_a_page_the_server_answered_with_an_error_has_no_hints_to_check() -> None:
+    errored = PageRecord(0, None, None, 0, (), 0, 1.0, "server_error")  # no result: nothing to hint
+    rejected = PageRecord(1, "c", None, 1, ("t",), 40, 1.0, "duplicate_name")  # a result, judged and refused
+    assert codes([errored]) == []
+    assert codes([page(0), rejected]) == [(1, CacheCode.TTL_MISSING), (1, CacheCode.SCOPE_MISSING)]
+
+
 def test_missing_hints_are_warned_about_only_where_the_revision_asks_for_them() -> None:
     legacy = [page(0, None, None), page(1, None, None)]
     assert codes(legacy, required=False) == []

@@ -67,6 +67,16 @@ def app_of(tool: dict[str, Any], listed: frozenset[str] | None) -> AppView | Non
     return AppView(uri, seen, uri in listed if listed is not None else None)
 
 
+def _sources(value: Any) -> str:
+    """A CSP list in words: its origins, comma-separated ("none" for an empty list)."""
+    if not isinstance(value, list) or not all(isinstance(source, str) for source in value):
+        return visible(str(value), WORDS)
+    if not value:
+        return "none"
+    more = f" (and {len(value) - 20} more)" if len(value) > 20 else ""
+    return visible(", ".join(value[:20]), WORDS) + more
+
+
 def _open_sources(ui: dict[str, Any]) -> list[str]:
     csp = ui.get("csp")
     if not isinstance(csp, dict):
@@ -162,7 +172,7 @@ def ui_words(item: dict[str, Any], kind: str, listed: frozenset[str] | None = No
     if isinstance(csp, dict):
         for key in CSP_KEYS:
             if key in csp:
-                lines.append(f"    CSP {key}: {visible(str(csp[key]), WORDS)}")
+                lines.append(f"    CSP {key}: {_sources(csp[key])}")
     elif ui is not None:
         lines.append("    CSP: none declared (a host allows no outside origin)")
     for key, label in (("permissions", "Permissions asked for"), ("domain", "Domain")):

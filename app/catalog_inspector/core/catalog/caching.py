@@ -52,6 +52,8 @@ class Hinted(Protocol):
     @property
     def index(self) -> int: ...
     @property
+    def answered(self) -> bool: ...
+    @property
     def ttl_ms(self) -> SentValue: ...
     @property
     def cache_scope(self) -> SentValue: ...
@@ -158,7 +160,10 @@ class CacheCheck:
         self._scope: tuple[int, str] | None = None  # the last page with a valid scope, and that scope
 
     def add(self, page: Hinted) -> list[CacheIssue]:
-        """Check the next page of the walk; returns its warnings (also appended to `issues`)."""
+        """Check the next page of the walk; returns its warnings (also appended to `issues`). A page the server
+        answered with an error (no result) has no hints to check."""
+        if not page.answered:
+            return []
         found = [issue for issue in (self._ttl(page), self._scope_issue(page)) if issue is not None]
         self.issues.extend(found)
         return found

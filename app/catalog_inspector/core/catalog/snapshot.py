@@ -120,6 +120,12 @@ class PageRecord:
     ttl_ms: SentValue = None
     cache_scope: SentValue = None
 
+    @property
+    def answered(self) -> bool:
+        """Whether the server sent a result for this page (a page that failed on a rule still has one; an error,
+        a timeout or a lost connection leaves none)."""
+        return self.outcome == "ok" or self.bytes > 0
+
     def to_json(self) -> dict[str, Any]:
         document: dict[str, Any] = {
             "index": self.index,
