@@ -183,7 +183,9 @@ class WindowPages(LazyTabs):
             title = LIST_KINDS[name].title.replace("&", "&&")
             if catalog is not None and name in catalog.partial:
                 title += " ⚠"
-            self.tabs.setTabText(self.tabs.indexOf(self.page(name)), title)
+            index = self.tabs.indexOf(self.page(name))
+            if self.tabs.tabText(index) != title:  # a title set again lays the tab bar out again
+                self.tabs.setTabText(index, title)
 
     def _built_pages(self) -> list[tuple[str, QWidget]]:
         return [(name, page) for name in self.names if (page := self.built(name)) is not None]

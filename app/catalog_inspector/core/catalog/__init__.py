@@ -11,7 +11,16 @@ Imports `config` and core's shared modules.
 
 from __future__ import annotations
 
-from catalog_inspector.core.catalog.apps import APP_MIME, AppFinding, AppView, app_of, apps_json, ui_meta, ui_words
+from catalog_inspector.core.catalog.apps import (
+    APP_MIME,
+    AppFinding,
+    AppView,
+    app_of,
+    apps_json,
+    apps_steps,
+    ui_meta,
+    ui_words,
+)
 from catalog_inspector.core.catalog.caching import (
     CacheCheck,
     CacheCode,
@@ -67,6 +76,7 @@ __all__ = [
     "Icon",
     "app_of",
     "apps_json",
+    "apps_steps",
     "icon_words",
     "icons_of",
     "ui_meta",

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from catalog_inspector.core.catalog.snapshot import Snapshot
+from catalog_inspector.core.steps import EVERY, Steps, run_whole
 from catalog_inspector.core.text import visible
 
-__all__ = ["APP_MIME", "AppFinding", "AppView", "app_of", "apps_json", "ui_meta", "ui_words"]
+__all__ = ["APP_MIME", "AppFinding", "AppView", "app_of", "apps_json", "apps_steps", "ui_meta", "ui_words"]
 
 APP_MIME = "text/html;profile=mcp-app"
 CSP_KEYS = ("connectDomains", "resourceDomains", "frameDomains", "baseUriDomains")
@@ -112,12 +113,19 @@ def _resource_findings(resource: dict[str, Any]) -> list[AppFinding]:
 def apps_json(snapshot: Snapshot) -> dict[str, Any]:
     """What the snapshot document records of MCP Apps (no new fetch): per tool with an interface, per `ui://` or
     `_meta.ui` resource, and the findings."""
+    return run_whole(apps_steps(snapshot))
+
+
+def apps_steps(snapshot: Snapshot) -> Steps[dict[str, Any]]:
+    """`apps_json` in small steps (`core.steps`): the window has it worked out with the drift report."""
     resources = snapshot.lists["resources"]
     listed = frozenset(str(r.get("uri")) for r in resources.items) if resources.judged else None
     tools: dict[str, Any] = {}
     findings: list[AppFinding] = []
-    for tool in snapshot.tools.items:
-        view = app_of(tool, listed)
+    for count, tool in enumerate(snapshot.tools.items, 1):
+        if count % EVERY == 0:
+            yield
+        view = app_of(tool, listed) if "_meta" in tool else None
         if view is None:
             continue
         name = str(tool.get("name"))

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from catalog_inspector.core.catalog import LIST_KINDS, LIST_NAMES, Snapshot, item_key, taken_words
+from catalog_inspector.core.catalog import LIST_KINDS, LIST_NAMES, Snapshot, apps_steps, item_key, taken_words
 from catalog_inspector.core.drift.diff import ABSENT, CatalogDiff, Change, Severity, diff_catalogs_steps, diff_item
 from catalog_inspector.core.drift.pins import PinCheck, Pins, check_pins_steps
 from catalog_inspector.core.drift.severity import worst_of
@@ -136,6 +136,7 @@ class DriftReport:
         after_stale: the refresh followed the server saying its list changed.
         rows: the diff's changes as a table shows them, worst first (made with the diff, off the GUI thread).
         reach: what a host that reads only the first page gets of the tools.
+        apps: what the new catalog says of MCP Apps (`core.catalog.apps_json`: interfaces, views, findings).
     """
 
     taken_at: str
@@ -145,6 +146,7 @@ class DriftReport:
     after_stale: bool = False
     rows: tuple[DriftRow, ...] = ()
     reach: FirstPage | None = None
+    apps: Mapping[str, Any] | None = None
 
     @cached_property
     def worst(self) -> Severity | None:
@@ -228,6 +230,7 @@ def build_report_steps(
     check = (yield from check_pins_steps(pins, new.tools.items)) if pins is not None else None
     rows = (yield from rows_steps(diff)) if diff is not None else []
     reach = yield from first_page_steps(new)
+    apps = yield from apps_steps(new)
     report = DriftReport(
         taken_at=new.taken_at,
         base_taken_at=base.taken_at if base is not None else None,
@@ -236,6 +239,7 @@ def build_report_steps(
         after_stale=after_stale,
         rows=tuple(rows),
         reach=reach,
+        apps=apps,
     )
     if diff is not None:  # worked out here, not where it is shown: a sidebar repaint asks on every paint
         counts = yield from counts_steps(diff)

@@ -10,6 +10,7 @@ its first drift report, so the tool tree is planned once per refresh.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -125,7 +126,7 @@ class ServerPresenter(QObject):
         self._published: Snapshot | None = None  # the catalog the tree and the lists show
         self._duplicates: tuple[Snapshot | None, list[Duplicate]] = (None, [])
         self._cacheable: tuple[Snapshot | None, str] = (None, "")
-        self._apps_of: tuple[Snapshot | None, dict[str, Any]] = (None, {})
+        self._apps_of: tuple[Snapshot | None, Mapping[str, Any]] = (None, {})
         self._walk = self._walk_key()
         if signins is not None:
             signins.grant_changed.connect(self._on_signins_grant_changed)
@@ -182,8 +183,14 @@ class ServerPresenter(QObject):
         cacheable = self._cacheable_words(accepted)
         return f"{text} · {cacheable}" if cacheable else text
 
-    def _apps(self, accepted: Snapshot) -> dict[str, Any]:
-        """What the catalog says of MCP Apps (`core.catalog.apps`), worked out once a catalog."""
+    def _apps(self, accepted: Snapshot) -> Mapping[str, Any]:
+        """What the catalog says of MCP Apps (`core.catalog.apps`): worked out with its drift report, off the GUI
+        thread (a 100,000-tool catalog takes tens of milliseconds); here only without a tracker."""
+        report = self.report
+        if report is not None and report.apps is not None and report.taken_at == accepted.taken_at:
+            return report.apps
+        if self.tracker is not None:
+            return {"findings": []}  # its report is on its way: the details follow it
         if self._apps_of[0] is not accepted:
             self._apps_of = (accepted, apps_json(accepted))
         return self._apps_of[1]

@@ -115,13 +115,17 @@ class ListPane(QWidget):
 
     def set_notice(self, state: str, text: str) -> None:
         """Say what the catalog shown says of this list on its own (`none`: nothing, the notice hides)."""
-        self.notice_state = state
         if state == "none":
-            self.notice.hide()
-            self.notice.clear()
+            if self.notice_state != "none":
+                self.notice.hide()
+                self.notice.clear()
+            self.notice_state = state
             return
-        self.notice.setText(text)
-        self.notice.setStyleSheet(f"QLabel {{ {NOTICE_STYLES.get(state, '')} }}")
+        if state != self.notice_state:  # a style sheet set again polishes the label again
+            self.notice.setStyleSheet(f"QLabel {{ {NOTICE_STYLES.get(state, '')} }}")
+        self.notice_state = state
+        if self.notice.text() != text:
+            self.notice.setText(text)
         self.notice.show()
 
     def read_link(self, link: dict[str, Any]) -> None:
