@@ -286,13 +286,21 @@ def _refused_status(request: httpx2.Request, response: httpx2.Response) -> Catal
     The SDK answers such a request with a stand-in ("Server returned an error
     response") that names neither the status nor the URL. A JSON body may be the
     server's own JSON-RPC error, which the SDK passes on: that one is the server's
-    to tell. A 404 inside a session is the SDK's "Session terminated", kept too.
+    to tell, except for 401 and 403 (a refusal of the credentials, whatever the body says). A 404 inside a
+    session is the SDK's "Session terminated", kept too.
     """
     status = response.status_code
-    if status < 400 or response.headers.get("content-type", "").lower().startswith("application/json"):
+    refused = status in (401, 403)  # credentials refused: said whatever the body is (its JSON is rarely JSON-RPC)
+    if status < 400 or (
+        not refused and response.headers.get("content-type", "").lower().startswith("application/json")
+    ):
         return None
     if status == 404 and "mcp-session-id" in request.headers:
         return None
+    if refused and "authorization" in request.headers:  # the entry's own header (OAuth's challenges are its own)
+        words = "the server refused the credentials you sent in Authorization"
+        hint = "check the header's value; without it, a server that offers OAuth is signed in to"
+        return http_status_error("POST", request.url, status, words=words, hint=hint)
     if status == 405:
         words, like = "this endpoint does not take Streamable HTTP requests", "as legacy SSE endpoints do"
         return http_status_error("POST", request.url, status, words=words, hint=like, try_transport="sse")
