@@ -99,3 +99,20 @@ def test_a_bad_entry_has_its_own_row_with_its_reason_and_a_way_to_fix_it(
     dialog.buttons.button(QDialogButtonBox.StandardButton.Save).click()
     wait_for(qtbot, lambda: rows(window) == ["good", "ws"] and window.app.runtime.supervisor("ws") is not None)
     assert window.app.runtime.problems == []
+
+
+def test_a_config_file_whose_folder_does_not_exist_yet_is_picked_up_when_it_appears(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # A first run: not even the app's config folder exists. Another program (or a person) makes it, then the file.
+    from catalog_inspector.ui.config_watch import ConfigWatcher
+
+    path = tmp_path / "config" / "mcp-catalog-inspector" / "servers.json"
+    watcher = ConfigWatcher(path)
+    path.parent.parent.mkdir()
+    wait_for(qtbot, lambda: str(path.parent.parent) in watcher.folders)
+    path.parent.mkdir()
+    wait_for(qtbot, lambda: str(path.parent) in watcher.folders)
+    with qtbot.waitSignal(watcher.changed, timeout=10_000):
+        ConfigStore(path).write({"mcpServers": {"a": {"command": "true"}}})
+    assert watcher.folders == [str(path.parent)], "only the config folder is watched once it exists"
+    with qtbot.waitSignal(watcher.changed, timeout=10_000):
+        ConfigStore(path).put("b", {"command": "true"})  # and edits to the file after that

@@ -16,7 +16,8 @@ class ConfigWatcher(QObject):
 
     The folder is watched too: an editor that saves by renaming a new file over
     the old one ends the watch on the old file, and a file that does not exist
-    yet can only be seen appearing from its folder.
+    yet can only be seen appearing from its folder. On a first run even the folder may not exist: the nearest
+    folder above it that does is watched instead, and each folder below it as it appears, down to the file.
     """
 
     changed = Signal()
@@ -34,6 +35,11 @@ class ConfigWatcher(QObject):
         self._last = self._stamp()
         self._watch()
 
+    @property
+    def folders(self) -> list[str]:
+        """The folders watched now: the config file's own, or the nearest above it that exists."""
+        return self._watcher.directories()
+
     def _stamp(self) -> tuple[int, int] | None:
         try:
             status = self.path.stat()
@@ -42,9 +48,13 @@ class ConfigWatcher(QObject):
         return status.st_mtime_ns, status.st_size
 
     def _watch(self) -> None:
-        folder = str(self.path.parent)
-        if self.path.parent.is_dir() and folder not in self._watcher.directories():
-            self._watcher.addPath(folder)
+        nearest = next((folder for folder in (self.path.parent, *self.path.parent.parents) if folder.is_dir()), None)
+        watched = self._watcher.directories()
+        for folder in watched:  # a folder above the config folder is watched only until the one below exists
+            if folder != str(nearest):
+                self._watcher.removePath(folder)
+        if nearest is not None and str(nearest) not in watched:
+            self._watcher.addPath(str(nearest))
         if self.path.is_file() and str(self.path) not in self._watcher.files():
             self._watcher.addPath(str(self.path))
 
