@@ -93,6 +93,7 @@ class CallPresenter(QObject):
         self._drafts: dict[str, Any] = {}  # tool name → the arguments last edited for it
         self._confirmed: tuple[Snapshot | None, set[str]] = (None, set())  # per session: its accepted catalog
         self._pending: dict[str, Any] | None = None  # a send waiting for the answer to `question`
+        self._answered = ""  # the tool the answer shown was asked of
         self._rerun = False  # a re-run sends once its arguments are checked
         self._kept_answers: dict[str, Any] | None = None  # a re-run's: the answers of the call it repeats
         self._excluded: tuple[Snapshot | None, dict[str, str]] = (None, {})  # per accepted catalog: name → why
@@ -108,7 +109,11 @@ class CallPresenter(QObject):
 
     # -- the tool and its arguments ----------------------------------------------------
     def set_tool(self, tool: dict[str, Any] | None, arguments: Any = None) -> None:
-        """Call this tool, with `arguments` (a re-run's) or the draft last left for it."""
+        """Call this tool, with `arguments` (a re-run's) or the draft last left for it. The answer shown belongs
+        to the tool it was asked of: another tool's goes (one still running stays, named, so it can be cancelled)."""
+        if _name(tool) != self._answered and self.answer.ticket is None:
+            self.answer.clear()
+            self._answered = ""
         self.tool = tool
         self._close_question()
         self._rerun = False
@@ -251,6 +256,7 @@ class CallPresenter(QObject):
         again = " with the answers it was given" if kept else ""
         how = " as a task" if ticket.task else ""
         self.answer.start(ticket, f"Calling {visible(ticket.tool, NAME_LIMIT)}{how}{again}…")
+        self._answered = ticket.tool
         return True
 
     def cancel(self) -> bool:
