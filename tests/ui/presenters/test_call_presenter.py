@@ -172,6 +172,9 @@ def test_a_pending_call_shows_its_progress_can_be_cancelled_and_the_next_one_bri
     assert call.cancel()
     answered(qtbot, call)
     assert call.answer.layer == "cancelled" and call.answer.outcome_word == "cancelled" and call.answer.result is None
+    said, took = call.answer.outcome_text.split(" — after ")
+    assert said == "Cancelled: you stopped the call, and the server was told to stop", "one sentence, said once"
+    assert int(took.removesuffix(" ms").replace(",", "")) >= 100, "the real time it ran (its first step takes 0.1 s)"
     assert not call.cancel(), "nothing is pending any more"
 
     gate.touch()

@@ -265,6 +265,8 @@ class CallOutcome:
     def summary(self) -> str:
         """One line of words: the outcome's heading, and the error (its JSON-RPC code by name) or the verdict."""
         heading = self.outcome.heading
+        if self.outcome is Outcome.CANCELLED and self.error is not None and self.error.kind is ErrorKind.CANCELLED:
+            return f"Cancelled: {visible(self.error.message, SUMMARY_LIMIT)}"  # the person's own stop: one sentence
         if self.error is not None:
             said = code_words(self.error)
             code = f" — {said.text}" if said is not None else ""
@@ -280,12 +282,12 @@ def cancelled_by_person(rounds: tuple[Round, ...] = (), task: TaskRecord | None 
     """The outcome of a call the person stopped: in one sentence, with the round whose question was still
     unanswered (no answers yet on 2026-07-28, or the question withdrawn with the call on older eras) and
     whether the call's task was sent `tasks/cancel`."""
-    words = "you cancelled the call; the server was told to stop"
+    words = "you stopped the call, and the server was told to stop"
     last = rounds[-1] if rounds else None
     if last is not None and (len(last.responses) < len(last.requests) or any(a.unanswered for a in last.responses)):
         words = (
-            f"you cancelled the call while the server waited for an answer (round {last.index}); "
-            "the server was told to stop"
+            f"you stopped the call while the server waited for an answer (round {last.index}), "
+            "and the server was told to stop"
         )
     if task is not None and task.cancel_sent:
         words += "; tasks/cancel was sent for its task"

@@ -13,6 +13,7 @@ left to answer.
 
 from __future__ import annotations
 
+import time
 from collections import deque
 from typing import Any, Literal
 
@@ -98,6 +99,7 @@ class Answer(QObject):
         self.kind = kind
         self.takes_idle = takes_idle
         self.ticket: CallTicket | None = None
+        self._started = 0.0  # when the request in flight went out (monotonic)
         self._change_due = False  # a coalesced `changed` is queued (see _changed_soon)
         self.outcome_text = self.progress_text = self.verdict_text = ""
         self.layer = self.outcome_word = self.verdict = ""
@@ -126,6 +128,7 @@ class Answer(QObject):
     def start(self, ticket: CallTicket, words: str) -> None:
         """A request went out: the last answer's words, rounds and notice go."""
         self.ticket = ticket
+        self._started = time.monotonic()
         self.progress_text = self.verdict_text = self.layer = self.outcome_word = self.verdict = ""
         self.result = None
         self.outcome_text = words
@@ -238,7 +241,11 @@ class Answer(QObject):
         if ticket is not self.ticket:
             return
         self.ticket = None
-        self.outcome_text = f"{outcome.summary()} — {outcome.latency_ms:,.0f} ms"
+        # A call the person stopped has no server time: it is said with how long it ran before they did.
+        if outcome.layer == "cancelled":
+            self.outcome_text = f"{outcome.summary()} — after {(time.monotonic() - self._started) * 1000:,.0f} ms"
+        else:
+            self.outcome_text = f"{outcome.summary()} — {outcome.latency_ms:,.0f} ms"
         self.layer, self.outcome_word = outcome.layer, str(outcome.outcome)
         # The words hold the server's keys (in JSON pointers): made visible and bounded here, as any server text.
         words = verdict_words(outcome.verdict) if self.kind == "tool" and outcome.result is not None else ""
