@@ -116,3 +116,15 @@ def test_a_config_file_whose_folder_does_not_exist_yet_is_picked_up_when_it_appe
     assert watcher.folders == [str(path.parent)], "only the config folder is watched once it exists"
     with qtbot.waitSignal(watcher.changed, timeout=10_000):
         ConfigStore(path).put("b", {"command": "true"})  # and edits to the file after that
+
+
+def test_a_broken_file_with_nothing_loaded_yet_is_not_said_to_keep_servers(
+    harness: Harness, qtbot, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "servers.json"
+    path.write_text('{"mcpServers": {"half')
+    window = harness.window([])
+    follow_config(path, window.app, window)
+    notice = window.findChild(QLabel, "configNotice")
+    wait_for(qtbot, lambda: notice.text().startswith("Configuration not loaded: "))
+    assert "servers shown stay" not in notice.text()

@@ -143,7 +143,10 @@ def follow_config(path: Path, app: AppPresenter, window: MainWindow, read_now: b
     def reload(then: Callable[[], object] | None = None) -> None:
         def apply(result: Loaded | ConfigError) -> None:
             if isinstance(result, ConfigError):
-                window.set_notice(f"Configuration not reloaded (the servers shown stay): {result}")
+                if app.runtime.supervisors:
+                    window.set_notice(f"Configuration not reloaded (the servers shown stay): {result}")
+                else:  # nothing was loaded from it yet: nothing "stays"
+                    window.set_notice(f"Configuration not loaded: {result}")
                 return
             app.apply_config(result)
             window.set_notice(problems_notice(path, result))
