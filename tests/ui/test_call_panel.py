@@ -57,6 +57,12 @@ def test_an_invalid_argument_shows_its_path_before_sending(harness: Harness, qtb
     panel = pick(window, qtbot, "echo")
     type_arguments(panel, qtbot, '{"text": 5, "repeat": 9}')
     assert messages(panel) == [("/repeat", "maximum"), ("/text", "type")]
+    summary = panel.findChild(QLabel, "validationSummary")
+    assert summary.text().startswith("2 problems with the arguments")
+    type_arguments(panel, qtbot, '{"text": 5}')
+    wait_for(qtbot, lambda: summary.text().startswith("1 problem with the arguments"))
+    type_arguments(panel, qtbot, '{"text": 5, "repeat": 9}')
+    wait_for(qtbot, lambda: summary.text().startswith("2 problems with the arguments"))
     send = panel.findChild(QPushButton, "callButton")
     assert not send.isEnabled(), "invalid arguments are not sent without saying so"
     marked = panel.form.field_at("/text")

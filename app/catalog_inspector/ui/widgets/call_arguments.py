@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.calls import Validation, lint_words, with_defaults
+from catalog_inspector.core.calls import Validation, counted, lint_words, with_defaults
 from catalog_inspector.core.text import visible, visible_json
 from catalog_inspector.ui.presenters.checks import Checks
 from catalog_inspector.ui.widgets.call_form import CallForm
@@ -292,7 +292,7 @@ class ArgumentsEditor(QWidget):
             return f"{face.noun.capitalize()} could not be checked: {validation.failure.heading} — {detail}"
         if validation.problems:
             more = f" ({validation.detail})" if validation.truncated else ""
-            return f"{len(validation.problems)} problem(s) with {face.noun}{more}: {face.held_back}."
+            return f"{counted(len(validation.problems), 'problem')} with {face.noun}{more}: {face.held_back}."
         return f"{face.noun.capitalize()} {face.verb} valid against {face.against}."
 
     def _checking_words(self) -> str:
