@@ -109,7 +109,7 @@ def test_a_draft_is_kept_per_tool_and_per_server_and_so_are_argument_sets(rig: R
     assert a.sets == {}
 
 
-def test_a_tool_not_annotated_read_only_asks_first_once_per_session(rig: Rig, qtbot: Any) -> None:
+def test_a_tool_not_annotated_read_only_asks_first_once_per_run(rig: Rig, qtbot: Any) -> None:
     app = rig.app([demo_spec("normal", name="a")])
     presenter = rig.shown(app, "a")
     call = presenter.call
@@ -134,16 +134,22 @@ def test_a_tool_not_annotated_read_only_asks_first_once_per_session(rig: Rig, qt
     )
     assert call.answer.result["isError"] is True
 
-    assert call.send() and call.question == "", "asked once for this session"
+    assert call.send() and call.question == "", "asked once"
     answered(qtbot, call)
 
     with qtbot.waitSignal(presenter.catalog_changed, timeout=WAIT):
-        presenter.refresh()  # a new session: its tools are asked about again
+        presenter.refresh()  # a new session of the same entry, in the same run: not asked again
     call.set_tool(tool(call, "delete_everything"))
+    check(qtbot, app, call, {"confirm": True})
+    assert call.send() and call.question == "", "asked once per tool per server entry per run"
+    answered(qtbot, call)
+
+    changed = {**tool(call, "delete_everything"), "annotations": {"destructiveHint": True}}
+    call.set_tool(changed)  # the same tool, annotated otherwise (as a refresh could bring)
     check(qtbot, app, call, {"confirm": True})
     with qtbot.waitSignal(call.asked, timeout=1_000):
         assert not call.send()
-    assert call.question
+    assert call.question.endswith(", before its annotations changed.)") and "(You allowed it at " in call.question
 
 
 def test_the_question_follows_the_tools_annotations() -> None:

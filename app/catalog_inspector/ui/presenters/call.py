@@ -2,13 +2,14 @@
 the question before a call, the call in flight, its answer, the history and the argument sets.
 
 Held per server, so switching servers and back finds the tab as it was left (the
-draft of each tool, what was confirmed in this session, the last answer). Tested
+draft of each tool, what was allowed in this run, the last answer). Tested
 without widgets; the Call tab binds to the presenter of the selected server.
 """
 
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
@@ -42,6 +43,11 @@ def confirmation_question(tool: dict[str, Any]) -> str | None:
 
 def _name(tool: dict[str, Any] | None) -> str:
     return str(tool.get("name", "")) if tool is not None else ""
+
+
+def _annotations_of(tool: dict[str, Any]) -> str:
+    """What a person allowed when they allowed a tool: its annotations, as canonical text."""
+    return json.dumps(tool.get("annotations"), sort_keys=True, ensure_ascii=False, default=str)
 
 
 class CallPresenter(QObject):
@@ -91,7 +97,9 @@ class CallPresenter(QObject):
         self.run_as_task = False
         self.timeout = 30.0
         self._drafts: dict[str, Any] = {}  # tool name → the arguments last edited for it
-        self._confirmed: tuple[Snapshot | None, set[str]] = (None, set())  # per session: its accepted catalog
+        # Tools the person allowed in this run, by name: when, and the annotations they allowed (a refresh keeps it;
+        # a tool whose annotations changed is asked about again).
+        self._confirmed: dict[str, tuple[str, str]] = {}
         self._pending: dict[str, Any] | None = None  # a send waiting for the answer to `question`
         self._answered = ""  # the tool the answer shown was asked of
         self._rerun = False  # a re-run sends once its arguments are checked
@@ -212,7 +220,10 @@ class CallPresenter(QObject):
         if tool is None or not self.can_send:
             return False
         question = confirmation_question(tool)
-        if question is not None and _name(tool) not in self._confirmed_now():
+        allowed = self._confirmed.get(_name(tool))
+        if question is not None and (allowed is None or allowed[1] != _annotations_of(tool)):
+            if allowed is not None:
+                question += f" (You allowed it at {allowed[0]}, before its annotations changed.)"
             self._pending = self.parsed
             self.question = question
             self.asked.emit()
@@ -220,22 +231,17 @@ class CallPresenter(QObject):
         return self._send(self.parsed)
 
     def confirm(self, yes: bool) -> None:
-        """The answer to `question`: send (and do not ask again for this tool in this session), or do not."""
+        """The answer to `question`: send (and do not ask again for this tool in this run, while its annotations
+        stay as they are), or do not."""
         pending, tool = self._pending, self.tool
         self._close_question()
         if not yes:
             self._say("Not sent.")
             return
         if tool is not None:
-            self._confirmed_now().add(_name(tool))
+            self._confirmed[_name(tool)] = (datetime.now().astimezone().strftime("%H:%M:%S"), _annotations_of(tool))
         if pending is not None:
             self._send(pending)
-
-    def _confirmed_now(self) -> set[str]:
-        session, confirmed = self._confirmed
-        if session is not self.supervisor.accepted:  # a new session asks again
-            self._confirmed = (self.supervisor.accepted, set())
-        return self._confirmed[1]
 
     def _close_question(self) -> None:
         self._pending = None
