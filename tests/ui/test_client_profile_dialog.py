@@ -50,4 +50,4 @@ def test_a_profile_that_cannot_be_used_is_said_under_its_field_and_cannot_be_sav
     typo = ServerDialog(None, "srv", {"command": "srv", "client": "cursr"})
     qtbot.addWidget(typo)
     assert combo(typo).currentData() == "custom", "an unknown preset is shown as the file has it"
-    assert "client must be one of" in typo.findChild(QLabel, "serverError:client").text()
+    assert "Client profile must be one of" in typo.findChild(QLabel, "serverError:client").text()

@@ -27,17 +27,22 @@ def test_each_invalid_field_says_what_is_wrong_and_nothing_invalid_can_be_saved(
     dialog = ServerDialog(None, taken=frozenset({"taken"}))
     qtbot.addWidget(dialog)
     assert not save_enabled(dialog) and "needs a name" in error_on(dialog, "name")
+    command_at = dialog.command.mapTo(dialog, dialog.command.rect().topLeft())
+    dialog.name.setText("x")  # the name's line goes: the fields below stay where they were, under the mouse
+    assert (
+        error_on(dialog, "name") == "" and dialog.command.mapTo(dialog, dialog.command.rect().topLeft()) == command_at
+    )
     dialog.name.setText("taken")
     assert "exists already" in error_on(dialog, "name")
     dialog.name.setText("files")
-    assert "command must be a non-empty string" in error_on(dialog, "command") and not save_enabled(dialog)
+    assert error_on(dialog, "command") == "Command cannot be empty" and not save_enabled(dialog)
     dialog.command.setText("npx")
     dialog.args.setPlainText("-y\n@modelcontextprotocol/server-filesystem\n${HOME}/data")
     assert save_enabled(dialog) and dialog.summary.text().startswith("Runs: npx -y")
     dialog.transport.setCurrentIndex(dialog.transport.findData("http"))
     assert not dialog.command.isVisibleTo(dialog) and dialog.url.isVisibleTo(dialog)
     dialog.url.setText("ftp://x.test")
-    assert "url must be an http" in error_on(dialog, "url") and not save_enabled(dialog)
+    assert error_on(dialog, "url").startswith("URL must be an http") and not save_enabled(dialog)
     dialog.url.setText("https://x.test/mcp?api_key=${API_KEY}")
     dialog.headers.item(0, 0).setText("Authorization")  # typed into the empty last row, as a user does
     dialog.headers.item(0, 1).setText("Bearer a\r\nInjected: 1")
@@ -58,7 +63,7 @@ def test_values_are_masked_until_shown_and_unknown_keys_survive(qtbot) -> None: 
     dialog.reveal.setChecked(True)
     assert dialog.env.item(0, 1).text() == "s3cret"
     dialog.budgets["maxPages"].setText("2.5")
-    assert "maxPages must be a whole number" in error_on(dialog, "budgets") and not save_enabled(dialog)
+    assert "Budgets maxPages: must be a whole number" in error_on(dialog, "budgets") and not save_enabled(dialog)
     dialog.budgets["maxPages"].setText("50")
     dialog.budgets["requestTimeout"].setText("2.5")
     dialog.disabled.setChecked(True)
@@ -242,7 +247,9 @@ def test_fields_no_process_or_http_client_can_take_are_refused_as_typed(qtbot) -
     qtbot.addWidget(dialog)
     assert save_enabled(dialog)
     dialog.args.setPlainText("--flag\nx\0y")
-    assert "args[1] contains a NUL character" in error_on(dialog, "args") and not save_enabled(dialog)
+    assert error_on(dialog, "args").startswith("Arguments, item 2: contains a NUL character") and not save_enabled(
+        dialog
+    )
     dialog.args.setPlainText("--flag")
     dialog.env.item(0, 0).setText("A=B")
     assert "'A=B' cannot be a variable's name" in error_on(dialog, "env") and not save_enabled(dialog)
@@ -253,7 +260,7 @@ def test_fields_no_process_or_http_client_can_take_are_refused_as_typed(qtbot) -
     assert save_enabled(dialog)
     dialog.transport.setCurrentIndex(dialog.transport.findData("http"))
     dialog.url.setText("http://u:hunter2@127.0.0.1:99999/mcp")
-    assert "url is not a usable URL (Port out of range 0-65535)" in error_on(dialog, "url")
+    assert "URL is not a usable URL (Port out of range 0-65535)" in error_on(dialog, "url")
     assert "hunter2" not in error_on(dialog, "url") and not save_enabled(dialog)
     dialog.url.setText("http://[::1/mcp")
     assert "Invalid IPv6 URL" in error_on(dialog, "url")
@@ -273,7 +280,9 @@ def test_the_roots_a_server_is_given_and_its_protocol_era_are_edited_and_checked
     assert (roots.item(0, 0).text(), roots.item(0, 1).text()) == ("file:///home/ada/project", "project")
     assert dialog.result_entry() == entry, "unchanged roots are written back as they were"
     roots.item(1, 0).setText("https://example.invalid/not-a-root")  # typed into the empty last row
-    assert "roots[1].uri must be a file:// URI" in error_on(dialog, "roots") and not save_enabled(dialog)
+    assert error_on(dialog, "roots").startswith(
+        "Roots (roots/list), item 2: uri must be a file:// URI"
+    ) and not save_enabled(dialog)
     roots.item(1, 0).setText("file:///tmp/scratch")
     era = dialog.findChild(QComboBox, "serverProtocolEra")
     assert era.currentData() == "auto"

@@ -10,6 +10,7 @@ edited here too, and the client profile (`"client"`: who the client says it is) 
 
 from __future__ import annotations
 
+import re
 import shlex
 from pathlib import Path
 from typing import Any
@@ -147,6 +148,24 @@ class _Roots(_Pairs):
         return [{"uri": uri, **({"name": name.strip()} if name.strip() else {})} for uri, name in self.rows()]
 
 
+def _problem_words(title: str, said: str) -> str:
+    """A config rule's words as the dialog says them, under the field's own name and without the file's paths:
+    "Command cannot be empty", "Arguments, item 2: contains a NUL character…", "Environment TOKEN: must be text"."""
+    said = (
+        said.strip()
+        .replace("must be a non-empty string", "cannot be empty")
+        .replace("must be a string", "must be text")
+    )
+    item = re.match(r"\[(\d+)\](?:\.(\S+))?\s+(.*)", said, re.S)
+    if item is not None:
+        key = f"{item.group(2)} " if item.group(2) else ""
+        return f"{title}, item {int(item.group(1)) + 1}: {key}{item.group(3)}"
+    keyed = re.match(r"\.(\S+)\s+(.*)", said, re.S)
+    if keyed is not None:
+        return f"{title} {keyed.group(1)}: {keyed.group(2)}"
+    return f"{title} {said}"
+
+
 class ServerDialog(QDialog):
     """Edit `entry` (or a new one); `result_entry()` gives the JSON to save under `result_name()`.
 
@@ -231,10 +250,15 @@ class ServerDialog(QDialog):
         self.disabled.setObjectName("serverDisabled")
         self.disabled.setChecked(self._original.get("disabled") is True)
         self.errors: dict[str, QLabel] = {field: plain_label(f"serverError:{field}", self) for field in FIELDS}
-        for label in self.errors.values():
+        for field, label in self.errors.items():
             label.setStyleSheet("color: #b00020;")
             label.setVisible(False)
+            if field in ("name", "command"):  # the first fields typed in: the rows below must not jump as they go
+                policy = label.sizePolicy()
+                policy.setRetainSizeWhenHidden(True)
+                label.setSizePolicy(policy)
         self._rows: dict[str, list[QWidget]] = {}
+        self._titles: dict[str, str] = {}  # what each field is called on screen, for its problem's words
         for field, title, widget in (
             ("name", "Name", self.name),
             ("transport", "Transport", self.transport),
@@ -251,6 +275,7 @@ class ServerDialog(QDialog):
             ("logLevel", "Log level", self.log_level),
         ):
             form.addRow(title, widget)
+            self._titles[field] = title
             self._rows[field] = [widget, form.labelForField(widget)]
             if field in self.errors:
                 form.addRow("", self.errors[field])
@@ -379,7 +404,9 @@ class ServerDialog(QDialog):
             prefix = f"mcpServers.{name}"
             rest = str(exc).removeprefix(prefix)
             field = next((f for f in FIELDS if rest.startswith(f".{f}")), "name")
-            return field, "this server" + rest if str(exc).startswith(prefix) else str(exc)
+            if not str(exc).startswith(prefix):
+                return field, str(exc)
+            return field, _problem_words(self._titles.get(field, field), rest.removeprefix(f".{field}"))
         return None
 
     def _on_field_changed(self, *_args: object) -> None:
