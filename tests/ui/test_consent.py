@@ -25,7 +25,11 @@ def test_a_new_command_asks_first_and_the_answer_is_kept_per_command_line(
     assert supervisor.state is ServerState.NOT_CONNECTED and not pidfile.exists(), "nothing ran before the answer"
     text = window.banner.label.text()
     assert "--pidfile" in text and "Working directory" in text and "Run it?" in text
-    assert "waits for your OK" in window.findChild(QListView, "serverList").model().index(0, 0).data()
+    sidebar = window.findChild(QListView, "serverList")
+    row = sidebar.model().index(0, 0).data()
+    assert row.endswith("stdio · needs your OK to run")
+    line = row.split("\n")[-1]
+    assert sidebar.fontMetrics().horizontalAdvance(line) < sidebar.viewport().width() - 40, "read whole, not cut"
 
     window.findChild(QPushButton, "retryButton").click()
     wait_for(qtbot, lambda: supervisor.state is ServerState.READY)

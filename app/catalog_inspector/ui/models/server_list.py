@@ -47,7 +47,7 @@ def summary(supervisor: ServerSupervisor) -> str:
     elif supervisor.spec.disabled and supervisor.state is ServerState.NOT_CONNECTED:
         parts.append("disabled in the config (Refresh starts it)")
     elif supervisor.awaiting_consent and supervisor.state is ServerState.NOT_CONNECTED:
-        parts.append("waits for your OK to run its command")
+        parts.append("needs your OK to run")  # short: the sidebar is 280 px wide by default
     else:
         parts.append(state)
     return " · ".join(parts)
