@@ -152,6 +152,11 @@ def test_importing_copies_ticked_entries_with_inputs_answered_and_never_writes_t
     dialog = ImportDialog(None, [missing, Location("VS Code", vscode)])
     qtbot.addWidget(dialog)
     assert "found 1" in dialog.looked.text() and "(not found)" in dialog.files.item(0).text()
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    for row in range(dialog.files.count()):  # each place reads whole, not cut at the dialog's edge
+        line = dialog.files.fontMetrics().horizontalAdvance(dialog.files.item(row).text())
+        assert line <= dialog.files.viewport().width(), dialog.files.item(row).text()
     dialog.files.setCurrentRow(1)
     assert dialog.servers.count() == 2 and not dialog.import_button.isEnabled(), "the input is not answered yet"
     answer = dialog.findChild(QLineEdit, "importInput:tok")

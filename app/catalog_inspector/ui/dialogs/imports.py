@@ -59,6 +59,10 @@ def with_inputs(entry: Any, answers: dict[str, str]) -> Any:
     return entry
 
 
+MIN_WIDTH, MAX_WIDTH = 640, 1200  # pixels: the dialog is sized to its paths between these
+PADDING = 80  # the list's frame, scroll bar and the dialog's margins
+
+
 class ImportDialog(QDialog):
     """Pick a source, tick servers, answer inputs; `chosen()` gives the entries to copy in."""
 
@@ -112,6 +116,10 @@ class ImportDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
         self._on_servers_changed()
+        # Wide enough for the paths listed (they are what a person checks), within what a screen holds.
+        widest = max((self.files.fontMetrics().horizontalAdvance(self.files.item(row).text())
+                      for row in range(self.files.count())), default=0)  # fmt: skip
+        self.resize(min(max(MIN_WIDTH, widest + PADDING), MAX_WIDTH), self.sizeHint().height())
 
     # -- sources ---------------------------------------------------------------
     def load_file(self, path: Path) -> None:
