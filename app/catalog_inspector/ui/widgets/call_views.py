@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QImage, QImageReader, QPixmap
+from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -26,13 +26,13 @@ from catalog_inspector.core.text import visible
 from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.models.roles import tooltip
 from catalog_inspector.ui.presenters.questions import ROUND_HEADERS, round_rows
+from catalog_inspector.ui.widgets.images import clear_row, pixmap_of
 from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.tables import compact_table
 
 __all__ = ["CallHistoryView", "CallLogView", "ResultView", "RoundsTable"]
 
 PREVIEW = 240  # pixels of an image preview's longer side
-ALLOCATION_MB = 64  # what Qt may allocate to decode one untrusted image
 HISTORY_HEADERS = ("Time", "Kind", "Name", "Outcome", "Duration")
 ROWS_SHOWN = 200  # questions of one request listed (the rounds cap keeps far fewer)
 ROUNDS_HEIGHT = 170  # pixels the rounds table takes at most (it scrolls beyond)
@@ -43,20 +43,9 @@ QUESTION_TEXT = (
     "Its questions are in the rounds below; the raw JSON is in the next tab."
 )
 
-QImageReader.setAllocationLimit(ALLOCATION_MB)
-
 
 def _preview(block: Block) -> QPixmap | None:
-    if block.image is None:
-        return None
-    image = QImage()
-    if not image.loadFromData(block.image):
-        return None
-    if max(image.width(), image.height()) > PREVIEW:
-        image = image.scaled(
-            PREVIEW, PREVIEW, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation
-        )
-    return QPixmap.fromImage(image)
+    return pixmap_of(block.image, PREVIEW) if block.image is not None else None
 
 
 class ResultView(QTabWidget):
@@ -127,7 +116,7 @@ class ResultView(QTabWidget):
         return self._image_row.count() - 1
 
     def _show_images(self, pixmaps: Sequence[QPixmap]) -> None:
-        _clear_row(self._image_row)
+        clear_row(self._image_row)
         for pixmap in pixmaps:
             label = QLabel(self.images)
             label.setTextFormat(Qt.TextFormat.PlainText)
@@ -136,7 +125,7 @@ class ResultView(QTabWidget):
         self.images.setVisible(self.image_count() > 0)
 
     def _show_links(self, links: Sequence[dict[str, Any]]) -> None:
-        _clear_row(self._link_row)
+        clear_row(self._link_row)
         for number, link in enumerate(links):
             name = link.get("name")
             button = QPushButton(f"Read {visible(name if isinstance(name, str) and name else link['uri'], 60)}")
@@ -145,15 +134,6 @@ class ResultView(QTabWidget):
             button.clicked.connect(lambda _checked=False, link=link: self.link_chosen.emit(link))
             self._link_row.insertWidget(self._link_row.count() - 1, button)
         self.links.setVisible(bool(links))
-
-
-def _clear_row(row: QHBoxLayout) -> None:
-    """Take every widget out of a row of previews or buttons (its stretch stays last)."""
-    while row.count() > 1:
-        item = row.takeAt(0)
-        widget = item.widget() if item is not None else None
-        if widget is not None:
-            widget.deleteLater()
 
 
 def _undecodable(text: str) -> str:

@@ -1,22 +1,19 @@
 """An item's icons, drawn only when they are safe raster data (`core.catalog.icons`): decoded by Qt under its
-allocation limit, scaled small; anything else is said in the item's detail text, never drawn or fetched."""
+allocation limit (`ui.widgets.images`), scaled small; anything else is said in the item's detail text, never drawn or fetched."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QImage, QImageReader, QPixmap
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from catalog_inspector.core.catalog import Icon
+from catalog_inspector.ui.widgets.images import clear_row, pixmap_of
 
 __all__ = ["ICON_PIXELS", "IconStrip", "icons_above"]
 
 ICON_PIXELS = 32  # the longer side of an icon as shown
-ALLOCATION_MB = 64  # what Qt may allocate to decode one untrusted image (as for a result's images)
-
-QImageReader.setAllocationLimit(ALLOCATION_MB)
 
 
 class IconStrip(QWidget):
@@ -34,25 +31,18 @@ class IconStrip(QWidget):
         self.hide()
 
     def set_icons(self, icons: Sequence[Icon]) -> None:
-        while self._row.count() > 1:
-            item = self._row.takeAt(0)
-            widget = item.widget() if item is not None else None
-            if widget is not None:
-                widget.deleteLater()
+        clear_row(self._row)
         self.shown = self.undecodable = 0
         for icon in icons:
             if icon.kind != "raster" or icon.data is None:
                 continue
-            image = QImage()
-            if not image.loadFromData(icon.data):
+            pixmap = pixmap_of(icon.data, ICON_PIXELS, grow=True)
+            if pixmap is None:
                 self.undecodable += 1
                 continue
-            scaled = image.scaled(
-                ICON_PIXELS, ICON_PIXELS, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation
-            )
             label = QLabel(self)
             label.setTextFormat(Qt.TextFormat.PlainText)
-            label.setPixmap(QPixmap.fromImage(scaled))
+            label.setPixmap(pixmap)
             label.setToolTip(f"{icon.mime}, {icon.source}")
             self._row.insertWidget(self._row.count() - 1, label)
             self.shown += 1
