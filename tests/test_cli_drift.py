@@ -142,3 +142,59 @@ def test_check_usage_errors_exit_2(tmp_path: Path) -> None:
     baseline = snapshot_file(tmp_path / "baseline.json", "--", *DEMO, "--mode", "normal")
     proc = cli("check", "--baseline", str(baseline), "--out", "-", *demo("normal"))
     assert proc.returncode == 2 and "--out" in proc.stderr
+
+
+def test_a_snapshot_says_what_its_tools_cost_in_tokens(drift_pair: tuple[Path, Path]) -> None:
+    old, _ = drift_pair
+    document = json.loads(old.read_text())
+    tokens = document["tokens"]
+    assert tokens["encoding"] == "o200k_base"
+    assert set(tokens["tools"]) == {tool["name"] for tool in document["tools"]}
+    assert tokens["total"] == sum(tokens["tools"].values()) == tokens["lists"]["tools"] > 0
+    first = document["pages"][0]["names"]
+    assert tokens["first_page"] == sum(tokens["tools"][name] for name in first) < tokens["total"]
+    # The tool objects stay exactly as sent: nothing of the count is written into them.
+    assert all("tokens" not in tool for tool in document["tools"])
+
+
+def test_diff_reports_the_change_in_tokens(drift_pair: tuple[Path, Path]) -> None:
+    old, new = drift_pair
+    report = json.loads(cli("diff", str(old), str(new), "--json").stdout)["tokens"]
+    before, after = json.loads(old.read_text())["tokens"], json.loads(new.read_text())["tokens"]
+    assert (report["old"], report["new"]) == (before["total"], after["total"])
+    assert report["delta"] == after["total"] - before["total"]
+    assert report["tools"]["added_in_walk_1"] == after["tools"]["added_in_walk_1"] > 0
+    assert report["tools"]["added_in_walk_0"] == -before["tools"]["added_in_walk_0"]
+    text = cli("diff", str(old), str(new)).stdout
+    assert f"Tokens (o200k_base): {before['total']:,} → {after['total']:,}" in text
+    assert f"  tools: added_in_walk_1: +{after['tools']['added_in_walk_1']:,} tokens" in text
+
+
+def test_a_forged_count_in_a_file_is_not_believed(drift_pair: tuple[Path, Path], tmp_path: Path) -> None:
+    old, new = drift_pair
+    forged = edited_copy(new, tmp_path / "forged.json", lambda d: d["tokens"].update(total=1))
+    report = json.loads(cli("diff", str(old), str(forged), "--json").stdout)["tokens"]
+    assert report["new"] == json.loads(new.read_text())["tokens"]["total"]
+
+
+def test_check_fails_a_build_over_its_token_budgets(tmp_path: Path) -> None:
+    baseline = snapshot_file(tmp_path / "base.json", *demo("normal"))
+    total = json.loads(baseline.read_text())["tokens"]["total"]
+    within = cli("check", "--baseline", str(baseline), "--max-tokens", str(total), *demo("normal"))
+    assert within.returncode == 0, within.stderr
+    over = cli("check", "--baseline", str(baseline), "--max-tokens", str(total - 1), *demo("normal"))
+    assert over.returncode == 1
+    assert f"over --max-tokens {total - 1:,}" in over.stderr and "No changes." in over.stdout
+    # The drifting demo's second walk adds a tool: it grows by more than 0.5 %, less than 500 %.
+    state = str(tmp_path / "state.json")
+    first = snapshot_file(tmp_path / "first.json", *demo("drift", "--state", state))
+    grew = cli(
+        "check", "--baseline", str(first), "--fail-on", "breaking", "--max-token-growth", "0.5",
+        *demo("drift", "--state", state),
+    )  # fmt: skip
+    assert grew.returncode == 1 and "over --max-token-growth 0.5%" in grew.stderr
+    fine = cli(
+        "check", "--baseline", str(first), "--fail-on", "breaking", "--max-token-growth", "500",
+        *demo("drift", "--state", state),
+    )  # fmt: skip
+    assert "--max-token-growth" not in fine.stderr

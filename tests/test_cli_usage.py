@@ -186,7 +186,8 @@ def test_a_mistyped_command_names_the_commands_and_the_one_meant(word: str, gues
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.splitlines()[-1] == (
         f"mcp-catalog-inspector: error: {word!r} is not a command{guess} "
-        "(commands: snapshot, diff, check, call, prompt, read, complete, signout; mcp-catalog-inspector --help lists them)"
+        "(commands: snapshot, diff, check, approve, sweep, call, prompt, read, complete, signout; "
+        "mcp-catalog-inspector --help lists them)"
     )
 
 

@@ -46,7 +46,9 @@ def test_help_names_the_apps_options_and_each_command_on_one_line(flag: str) -> 
     ]  # a new app option must be added to cli.build_parser's description too
     for option in _app_options():
         assert any(line.lstrip().startswith(option) for line in lines), f"{option} is not in the help"
-    assert set(_commands()) == {"snapshot", "diff", "check", "call", "prompt", "read", "complete", "signout"}
+    assert set(_commands()) == {
+        "snapshot", "diff", "check", "approve", "sweep", "call", "prompt", "read", "complete", "signout"
+    }  # fmt: skip
     for name, summary in _commands().items():
         assert any(line.split() == [name, *summary.split()] for line in lines), f"{name}: {summary!r} is not one line"
 

@@ -6,7 +6,8 @@ machine load hits both sides:
 
 - inspector: `inspector --cli --method tools/list -- SERVER…` (Inspector 2.12.0 on
   Node 22, installed from npm into .bench/ by `make bench`), its JSON to /dev/null;
-- ours: `mcp-catalog-inspector snapshot --out /dev/null -- SERVER…`;
+- ours: `mcp-catalog-inspector snapshot --bare --out FILE -- SERVER…` (the walk alone, as the Inspector's);
+- full: the same without `--bare`: the document with its `tokens` and `lint` (what they cost on top);
 - plain: for reference, a 40-line client that spawns the server and walks with
   plain `json` (no SDK, no checks): the floor for a Python client.
 
@@ -79,7 +80,10 @@ def _commands(tools: int, page_size: int, out: str) -> dict[str, list[str]]:
     server = _server(tools, page_size)
     return {
         "inspector": [INSPECTOR, "--cli", "--method", "tools/list", "--", *server],
-        "ours": [OURS, "snapshot", "--timeout", "600", "--deadline", "3600", "--out", out, "--", *server],
+        # Like for like: the Inspector neither counts tokens nor lints; `--bare` leaves both out of ours too.
+        "ours": [OURS, "snapshot", "--bare", "--timeout", "600", "--deadline", "3600", "--out", out, "--", *server],
+        # The whole document, `tokens` and `lint` included: what they cost on top.
+        "full": [OURS, "snapshot", "--timeout", "600", "--deadline", "3600", "--out", out, "--", *server],
         "plain": [sys.executable, "-c", PLAIN, *server],
     }
 
@@ -126,7 +130,7 @@ def _count(name: str, path: str, snapshot: str) -> int:
     if name == "plain":
         with open(path) as handle:
             return int(handle.read().split()[-1])
-    with open(snapshot if name == "ours" else path) as handle:
+    with open(snapshot if name in ("ours", "full") else path) as handle:
         return len(json.load(handle)["tools"])
 
 
@@ -166,15 +170,22 @@ def main() -> None:
         tools, page_size = (int(part) for part in size.split(":"))
         runs = args.runs if tools <= 10_000 else max(3, args.runs - 2)
         figures = measure(tools, page_size, runs)
-        ins, ours, plain = figures["inspector"], figures["ours"], figures["plain"]
+        ins, ours, full, plain = figures["inspector"], figures["ours"], figures["full"], figures["plain"]
         pages = -(-tools // page_size)
         print(f"\n== {tools:,} tools in {pages} pages over stdio, cold processes; median of {runs} runs ==")
-        for name, what in (("inspector", "Inspector 2.12.0 CLI"), ("ours", "snapshot CLI"), ("plain", "plain json")):
+        for name, what in (
+            ("inspector", "Inspector 2.12.0 CLI"),
+            ("ours", "snapshot --bare"),
+            ("full", "snapshot (whole doc)"),
+            ("plain", "plain json"),
+        ):
             row = figures[name]
             print(f"{what:<21}: {row['wall']:.2f} s ({row['low']:.2f}–{row['high']:.2f}), max RSS {row['rss']:.0f} MiB")
         print(f"wall ratio, snapshot / Inspector   : {ours['wall'] / ins['wall']:.2f}")
         print(f"memory ratio, snapshot / Inspector : {ours['rss'] / ins['rss']:.2f}")
         print(f"wall ratio, plain json / Inspector : {plain['wall'] / ins['wall']:.2f}")
+        print(f"wall ratio, whole doc / Inspector  : {full['wall'] / ins['wall']:.2f} (tokens and lint included)")
+        print(f"memory ratio, whole doc / Inspector: {full['rss'] / ins['rss']:.2f}")
 
 
 if __name__ == "__main__":

@@ -13,7 +13,8 @@ import pytest
 from catalog_inspector.core.catalog import write_json
 from catalog_inspector.core.config import ConfigError, ConfigStore, LaunchConsent, ServerSpec, read_document
 from catalog_inspector.core.drift import History
-from catalog_inspector.core.drift.pins import PINS_FILE, Pins, load_pins, save_pins
+from catalog_inspector.core.drift.lockfile import PINS_FILE, load_pins, save_pins
+from catalog_inspector.core.drift.pins import Pin, Pins
 from catalog_inspector.core.files import MAX_CONFIG_BYTES, InputError, parse_json, read_bounded
 from tests.core.drift.test_history import SPEC, snapshot_of
 
@@ -94,7 +95,7 @@ def test_a_config_over_its_cap_or_with_nan_is_a_config_error(tmp_path: Path) -> 
 
 
 def test_pins_with_nan_or_over_the_cap_count_as_none(tmp_path: Path) -> None:
-    save_pins(tmp_path, Pins("2026-12-01T00:00:00+00:00", {"a": "sha256:0"}))
+    save_pins(tmp_path, Pins("2026-12-01T00:00:00+00:00", (Pin("tools", "a", "sha256:0", ""),)))
     assert load_pins(tmp_path) is not None
     (tmp_path / PINS_FILE).write_text('{"format": "mcp-catalog-pins/1", "approved_at": NaN, "digests": {}}')
     assert load_pins(tmp_path) is None

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "app" / "catalog_inspector"
-ROOMS = ("config", "transport", "oauth", "catalog", "session", "calls", "drift")
+ROOMS = ("config", "transport", "oauth", "catalog", "session", "calls", "drift", "reports")
 # Which top-level parts may import which (ui → runtime → core, cli → core; demo is a server of its own).
 MAY_IMPORT = {
     "core": {"core"},

@@ -52,6 +52,8 @@ COMMANDS: dict[str, str] = {
     "snapshot": "snapshot",
     "diff": "diff",
     "check": "check",
+    "approve": "approve",
+    "sweep": "sweep",
     "call": "call",
     "prompt": "call",
     "read": "call",

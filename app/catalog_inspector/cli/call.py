@@ -50,6 +50,7 @@ from catalog_inspector.cli.common import (
     usage,
 )
 from catalog_inspector.cli.oauth import use_oauth_hooks
+from catalog_inspector.cli.report_of import call_report, report_options, write_report_files
 from catalog_inspector.cli.snapshot import write_out
 from catalog_inspector.core.calls import (
     AnswerRules,
@@ -401,7 +402,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         if args.out is not None and str(args.out) == "-":
             raise UsageError(f"{command} prints its result on stdout: give --out a file for the snapshot")
         plan = _plan_of(args)
-    except (UsageError, ArgumentsError, AnswersError) as exc:
+        reports = report_options(args)
+    except (UsageError, ArgumentsError, AnswersError, ValueError) as exc:  # ValueError: a --report option
         return usage(parser, command, str(exc))
     # The roots go on the entry itself: a server may ask for them before any call (right after the handshake).
     spec = replace(spec, roots=tuple(_unique((*spec.roots, *plan.rules.roots, *plan.roots))))
@@ -414,9 +416,13 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     line = summary_line(report)
     if line is not None:
         print(line, file=sys.stderr)
-    if args.out is not None and (written := write_out(command, snapshot, args.out)):
+    if args.out is not None and (written := write_out(command, snapshot, args.out, args.bare)):
         return written
-    return EXIT_CODES["auth"] if authorization_failed(report) else report.outcome.exit_code
+    code = EXIT_CODES["auth"] if authorization_failed(report) else report.outcome.exit_code
+    if reports:
+        made = call_report(command, snapshot, str(report.outcome), report.tool, code, line, args.out)
+        return write_report_files(command, reports, [made]) or code
+    return code
 
 
 _METHODS = {"call": "tools/call", "prompt": "prompts/get", "read": "resources/read"}

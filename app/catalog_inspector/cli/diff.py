@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from catalog_inspector.cli.common import EXIT_CODES, FAIL_ON, NOT_JSON, UsageError, usage
+from catalog_inspector.cli.tokens import TokenDelta, token_delta
 from catalog_inspector.core.catalog import FORMAT, LIST_KINDS, LIST_NAMES, Snapshot, item_key
 from catalog_inspector.core.drift import ABSENT, CatalogDiff, Severity, diff_snapshots
 from catalog_inspector.core.files import MAX_SNAPSHOT_BYTES, InputError, read_json
@@ -87,17 +88,28 @@ def diff_lines(diff: CatalogDiff) -> list[str]:
     return lines
 
 
-def report(diff: CatalogDiff, as_json: bool, fail_on: str, command: str = "diff") -> int:
-    """Print the diff; the exit code by `fail_on` (or 4 when a live server's NaN keeps it from being JSON)."""
+def report(
+    diff: CatalogDiff, as_json: bool, fail_on: str, command: str = "diff", tokens: TokenDelta | None = None
+) -> int:
+    """Print the diff (and the change in tokens, when both catalogs were counted); the exit code by `fail_on`
+    (or 4 when a live server's NaN keeps it from being JSON)."""
     if as_json:
+        document = diff.to_json()
+        if tokens is not None:
+            document["tokens"] = tokens.to_json()
         try:
-            text = json.dumps(diff.to_json(), indent=2, ensure_ascii=False, allow_nan=False)
+            text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
         except ValueError:  # only `check` can meet one: the files `diff` reads are strict JSON
             print(f"mcp-catalog-inspector {command}: cannot write the diff: {NOT_JSON}", file=sys.stderr)
             return EXIT_CODES["failed"]
         sys.stdout.write(text + "\n")
     else:
-        sys.stdout.write("\n".join(diff_lines(diff)) + "\n")
+        lines = diff_lines(diff)
+        # Only a change in cost is news (an unchanged catalog still reads "No changes." alone, as it always did),
+        # and it goes above the last line, which stays the summary.
+        if tokens is not None and tokens.tools():
+            lines[-1:-1] = tokens.lines()
+        sys.stdout.write("\n".join(lines) + "\n")
     sys.stdout.flush()
     worst = diff.worst()
     failed = worst is not None and worst.rank >= FAIL_ON[fail_on].rank
@@ -106,8 +118,18 @@ def report(diff: CatalogDiff, as_json: bool, fail_on: str, command: str = "diff"
 
 def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """The `diff` command: two snapshot files compared."""
+    from catalog_inspector.cli.report_of import report_options, server_report, write_report_files
+    from catalog_inspector.cli.verdict import Verdict
+
     try:
         old, new = load_snapshot(args.old), load_snapshot(args.new)
-    except UsageError as exc:
+        reports = report_options(args)
+    except (UsageError, ValueError) as exc:  # ValueError: a --report option
         return usage(parser, "diff", str(exc))
-    return report(diff_snapshots(old, new), args.json, args.fail_on)
+    diff, tokens = diff_snapshots(old, new), token_delta(old, new)
+    code = report(diff, args.json, args.fail_on, tokens=tokens)
+    if reports:
+        verdict = Verdict(new, diff, tokens, tokens.new if tokens is not None else None)
+        made = server_report(verdict, new, "diff", args.fail_on, args.new)
+        return write_report_files("diff", reports, [made]) or code
+    return code

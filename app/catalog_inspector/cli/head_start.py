@@ -9,7 +9,7 @@ Only the plain form `COMMAND [OPTION...] -- SERVER [ARG...]` is read here: argpa
 the options at the first `--`, so what follows is exactly the server the command will
 start, with no environment of its own and no working directory. The environment is the
 SDK's allowlist, copied (importing the SDK is what this avoids; a test keeps the copy
-true). Anything else (`--server`, `--url`, `--help`, a `check` whose baseline is not a
+true). Anything else (`--server`, `--url`, `--help`, a `check` whose baseline or lockfile is not a
 plain file: it may never come, and then no server is to start) gets no head start and is
 started as always. A head start that the command does not take (a usage error came first) is killed
 when the command ends.
@@ -36,7 +36,7 @@ from catalog_inspector.core.processes import end_unclaimed, start_early
 
 __all__ = ["INHERITED_ENVIRONMENT", "begin", "finish", "inherited_environment", "loaded"]
 
-WALKING = ("snapshot", "check", "call", "prompt", "read")
+WALKING = ("snapshot", "check", "approve", "call", "prompt", "read")
 # mcp.client.stdio.DEFAULT_INHERITED_ENV_VARS on POSIX (no head start on Windows).
 INHERITED_ENVIRONMENT = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER")
 HELD_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)  # as cli.common.STOP_SIGNALS
@@ -62,7 +62,7 @@ def begin(argv: list[str]) -> bool:
     options, server = argv[1:cut], argv[cut + 1 :]
     if not server or any(word in ("-h", "--help") for word in options):
         return False
-    if argv[0] == "check" and not _baseline_is_a_file(options):
+    if argv[0] == "check" and not _inputs_are_files(options):
         return False  # check starts no server while its baseline may never come (a FIFO): its deadline decides
     if threading.current_thread() is not threading.main_thread():
         return False  # signals can be held only from the main thread
@@ -75,17 +75,20 @@ def begin(argv: list[str]) -> bool:
     return False
 
 
-def _baseline_is_a_file(options: list[str]) -> bool:
+def _inputs_are_files(options: list[str]) -> bool:
+    """Whether every file `check` reads before its walk (`--baseline`, `--pins`) is a regular file."""
     for index, word in enumerate(options):
-        path = options[index + 1] if word == "--baseline" and index + 1 < len(options) else None
-        if word.startswith("--baseline="):
-            path = word.partition("=")[2]
-        if path is not None:
-            try:
-                return stat.S_ISREG(os.stat(path).st_mode)
-            except OSError:
-                return False
-    return False
+        for flag in ("--baseline", "--pins"):
+            path = options[index + 1] if word == flag and index + 1 < len(options) else None
+            if word.startswith(flag + "="):
+                path = word.partition("=")[2]
+            if path is not None:
+                try:
+                    if not stat.S_ISREG(os.stat(path).st_mode):
+                        return False
+                except OSError:
+                    return False
+    return True
 
 
 def _hold(signum: int, _frame: FrameType | None) -> None:

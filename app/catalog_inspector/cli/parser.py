@@ -30,7 +30,7 @@ def positive(kind: type) -> Any:
     return parse
 
 
-def add_walk_options(command: argparse.ArgumentParser, remainder: bool = True) -> None:
+def add_walk_options(command: argparse.ArgumentParser, remainder: bool = True, out: bool = True) -> None:
     """The server selection and the budgets, shared by `snapshot`, `check` and `call`.
 
     `remainder`: `-- COMMAND [ARG...]` is an argparse REMAINDER. A command with a
@@ -54,7 +54,14 @@ def add_walk_options(command: argparse.ArgumentParser, remainder: bool = True) -
     command.add_argument(
         "--deadline", type=positive(float), help=f"seconds for everything (default {defaults.deadline:g})"
     )
-    command.add_argument("--out", type=Path, help="write the snapshot JSON here instead of stdout")
+    if out:
+        command.add_argument("--out", type=Path, help="write the snapshot JSON here instead of stdout")
+        command.add_argument(
+            "--bare",
+            action="store_true",
+            help="write the walk alone: `tokens` and `lint` null, not computed (the fastest capture of a huge "
+            "catalog: counting and linting 10,000 tools takes about half a second more)",
+        )
     command.add_argument(
         "--protocol-era",
         choices=PROTOCOL_ERAS,
@@ -81,6 +88,32 @@ def add_fail_on(command: argparse.ArgumentParser) -> None:
         help="exit 1 when a change at or above this severity is found (default: any change)",
     )
     command.add_argument("--json", action="store_true", help="print the diff as JSON instead of text")
+
+
+def add_token_budgets(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--max-tokens",
+        type=positive(int),
+        metavar="N",
+        help="exit 1 when the tools cost more than N tokens (o200k_base, as a host sends them to a model)",
+    )
+    command.add_argument(
+        "--max-token-growth",
+        type=float,
+        metavar="PERCENT",
+        help="exit 1 when the tools cost more than PERCENT percent more tokens than the baseline's",
+    )
+
+
+def add_report_option(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--report",
+        action="append",
+        default=[],
+        metavar="FORMAT=FILE",
+        help="also write a report for CI: junit, markdown (a pull-request comment) or sarif (2.1.0); FILE - is "
+        "stdout (repeatable)",
+    )
 
 
 def add_asking_options(command: argparse.ArgumentParser) -> None:
@@ -114,6 +147,7 @@ def _target_options(command: argparse.ArgumentParser) -> None:
         "--call-timeout", type=positive(float), metavar="S", help="seconds to wait for each answer (default: --timeout)"
     )
     add_asking_options(command)
+    add_report_option(command)
     add_walk_options(command, remainder=False)
 
 
@@ -147,15 +181,48 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("old", type=Path, metavar="OLD.json")
     diff.add_argument("new", type=Path, metavar="NEW.json")
     add_fail_on(diff)
+    add_report_option(diff)
+    approve = commands.add_parser(
+        "approve",
+        help="walk a server and write its catalog's lockfile (pins)",
+        description="Walk the server like `snapshot` and pin every item of every list (tools, prompts, resources, "
+        "resource templates: each one's digest, its fields' and its body's) in a lockfile a person can commit. "
+        "An item an existing lockfile at --out approved unchanged keeps its approval time. A walk that was not "
+        "accepted, or a list that was not walked whole, writes nothing. Exit 0 written, 2 usage, 3, 4 or 5 as "
+        "snapshot.",
+    )
+    approve.add_argument(
+        "--out", type=Path, default=Path("mcp-catalog.lock.json"), help="the lockfile (default mcp-catalog.lock.json)"
+    )
+    add_walk_options(approve, out=False)
     check = commands.add_parser(
         "check",
-        help="walk a live server and compare it with a baseline snapshot",
-        description="Walk the server like `snapshot` and diff its catalog against --baseline. Exit 0 no drift "
-        "at or above --fail-on, 1 drift, 2 usage, 3, 4 or 5 when the walk was rejected or failed (as snapshot). "
+        help="walk a live server and judge it: drift, pins, lint, tokens",
+        description="Walk the server like `snapshot` and judge its catalog: the diff against --baseline, the items "
+        "against a --pins lockfile, the --lint, the token budgets (at least one of them). Exit 0 all passed "
+        "(no drift at or above --fail-on), 1 drift, a pin differs, lint at or above its level or a token budget broken, "
+        "2 usage, 3, 4 or 5 when the walk was rejected or failed (as snapshot). "
         "The diff goes to stdout; --out also writes the new snapshot.",
     )
-    check.add_argument("--baseline", type=Path, required=True, metavar="OLD.json", help="the snapshot to compare with")
+    check.add_argument("--baseline", type=Path, metavar="OLD.json", help="the snapshot to compare with")
+    check.add_argument(
+        "--pins",
+        type=Path,
+        metavar="LOCKFILE",
+        help="exit 1 when any item differs from this lockfile (written by `approve`)",
+    )
+    check.add_argument(
+        "--lint",
+        nargs="?",
+        const="error",
+        choices=("error", "warning", "info"),
+        metavar="LEVEL",
+        help="lint the tools as strict hosts would; exit 1 on an issue at or above LEVEL (default error; "
+        "warning, info)",
+    )
     add_fail_on(check)
+    add_token_budgets(check)
+    add_report_option(check)
     add_walk_options(check)
     call = commands.add_parser(
         "call",
@@ -248,6 +315,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--context", metavar="JSON", help="the other arguments already filled in: a JSON object of strings"
     )
     add_walk_options(completion, remainder=False)
+    _add_sweep(commands)
     signout = commands.add_parser(
         "signout",
         help="forget the sign-in kept for an HTTP server",
@@ -260,3 +328,37 @@ def build_parser() -> argparse.ArgumentParser:
     target.add_argument("--server", metavar="NAME", help="a server from the config file")
     signout.add_argument("--config", type=Path, help=f"the mcpServers JSON file (default: {user_config_file()})")
     return parser
+
+
+def _add_sweep(commands: Any) -> None:
+    sweep = commands.add_parser(
+        "sweep",
+        help="walk every server of a config at once and judge each (one table)",
+        description="Walk every server of --config (any shape the app imports: mcpServers, VS Code, "
+        "~/.claude.json), or each --server named, at most --parallel at a time, each under its own budgets and "
+        "deadline. Keeps each accepted catalog in the server's history as the app does; reports the drift since "
+        "the last catalog kept, the app's approval pins, the lint and the tokens. Exit: the worst server's code "
+        "(5 authorization, 4 failed, 3 rejected, 2 a broken entry, 1 drift at or above --fail-on, a pin differs, "
+        "lint at or above --lint, or --max-tokens broken; 0 all clean).",
+    )
+    sweep.add_argument("--config", type=Path, help=f"the servers' JSON file (default: {user_config_file()})")
+    sweep.add_argument("--server", action="append", default=[], metavar="NAME", help="only this server (repeatable)")
+    sweep.add_argument("--parallel", type=positive(int), default=4, metavar="N", help="walks at once (default 4)")
+    sweep.add_argument(
+        "--history", type=Path, metavar="DIR", help="where each server's history is kept (default: the app's)"
+    )
+    sweep.add_argument(
+        "--lint",
+        nargs="?",
+        const="error",
+        choices=("error", "warning", "info"),
+        metavar="LEVEL",
+        help="exit 1 on a lint issue at or above LEVEL (default error); without it, lint is only counted",
+    )
+    sweep.add_argument("--max-tokens", type=positive(int), metavar="N", help="exit 1 for a server over N tokens")
+    sweep.add_argument("--timeout", type=positive(float), help="seconds per request (default: each entry's budgets)")
+    sweep.add_argument("--deadline", type=positive(float), help="seconds for each walk (default: each entry's)")
+    sweep.set_defaults(max_pages=None, max_items=None, max_page_bytes=None)
+    add_fail_on(sweep)
+    add_report_option(sweep)
+    add_oauth_options(sweep)

@@ -22,10 +22,12 @@ from catalog_inspector.cli.common import (
     usage,
 )
 from catalog_inspector.cli.oauth import use_oauth_hooks
+from catalog_inspector.core.calls import derived_keys
 from catalog_inspector.core.catalog import (
     PageRecord,
     Snapshot,
     failed_snapshot,
+    preload,
     source_of,
     unimplemented_words,
     write_json,
@@ -48,23 +50,25 @@ from catalog_inspector.core.session import SessionWorker
 from catalog_inspector.core.text import visible
 
 
-def _write(snapshot: Snapshot, out: Path | None) -> None:
-    """Stream the snapshot JSON to stdout (`-` too), or safely to `out` (see `write_text_safely`)."""
+def _write(snapshot: Snapshot, out: Path | None, bare: bool = False) -> None:
+    """Stream the snapshot JSON to stdout (`-` too), or safely to `out` (see `write_text_safely`), with the
+    document's derived keys (`core.document`: tokens, lint) at its end (`bare`: both null)."""
+    extra = derived_keys(snapshot) if not bare else {"tokens": None, "lint": None}
     if out is None or str(out) == "-":
-        write_json(snapshot, sys.stdout)
+        write_json(snapshot, sys.stdout, extra)
         sys.stdout.flush()
         return
-    write_text_safely(out, lambda handle: write_json(snapshot, handle))
+    write_text_safely(out, lambda handle: write_json(snapshot, handle, extra))
 
 
-def write_out(command: str, snapshot: Snapshot, out: Path | None) -> int:
+def write_out(command: str, snapshot: Snapshot, out: Path | None, bare: bool = False) -> int:
     """Write the snapshot (see `_write`); 0, or the exit code after saying on stderr why it was not written.
 
     A reader that closed stdout is not a failure to report here: `BrokenPipeError` goes up to `cli.main`.
     """
     where = "stdout" if out is None or str(out) == "-" else str(out)
     try:
-        _write(snapshot, out)
+        _write(snapshot, out, bare)
     except BrokenPipeError:
         raise
     except OSError as exc:
@@ -145,7 +149,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except UsageError as exc:
         return usage(parser, "snapshot", str(exc))
     snapshot = walk(args, spec)
-    if written := write_out("snapshot", snapshot, args.out):
+    if written := write_out("snapshot", snapshot, args.out, args.bare):
         return written
     say_why(snapshot)
     return exit_code(snapshot)
@@ -154,6 +158,8 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
 def walk(args: argparse.Namespace, spec: ServerSpec) -> Snapshot:
     """One walk of `spec` under the budgets the flags and the entry give, stopped by a signal if one comes."""
     use_oauth_hooks(args, MESSAGE_LIMIT)
+    if not getattr(args, "bare", False):
+        preload()  # the token encoding loads while the walk waits on the server
     return anyio.run(walk_until_signalled, spec, limits_of(args, spec))
 
 

@@ -298,7 +298,8 @@ class DriftTracker(QObject):
             await self._refresh_entries(spec)
 
     def approve(self, name: str) -> bool:
-        """Pin the server's accepted tools as approved; the report's check follows. False without a catalog."""
+        """Pin the server's accepted catalog (every list it walked whole) as approved; the report's check follows.
+        False without a catalog."""
         supervisor = self._supervisors.get(name)
         if supervisor is None or supervisor.accepted is None:
             return False
@@ -309,10 +310,11 @@ class DriftTracker(QObject):
         stamp = datetime.now(UTC).isoformat(timespec="milliseconds")
         async with self._lock(spec.name):
             try:
-                pins = await self._offload.in_slices(Pins.of_steps(snapshot.tools.items, stamp))
+                before = self.pins.get(spec.name)  # what it approved unchanged keeps its own time
+                pins = await self._offload.in_slices(Pins.of_snapshot_steps(snapshot, stamp, before))
                 if self.history is not None:
                     await self._offload.run(save_pins, self.history.directory(spec), pins)
-                check = await self._offload.in_slices(check_pins_steps(pins, snapshot.tools.items))
+                check = await self._offload.in_slices(check_pins_steps(pins, snapshot))
             except OffloadClosed:
                 return
             if not self._follows(spec):

@@ -103,15 +103,19 @@ def test_rows_come_worst_first_keeping_list_and_item_order_within_a_severity() -
 def test_an_approval_check_takes_a_step_a_digest_and_finds_the_same() -> None:
     tools = [_tool(f"t{i}") for i in range(50)]
     pins = Pins.of(tools, "2026-12-03T10:00:00.000+00:00")
-    edited = [_tool("t0", "changed"), *tools[1:40], _tool("fresh")]
+    edited = [_tool("t0", "changed"), *tools[1:40], _tool("fresh", "new")]  # not a body seen before: not a rename
     taken, check = _steps_taken(check_pins_steps(pins, edited))
-    assert check == check_pins(pins, edited) and taken == 40, "one step per pinned tool's digest"
+    # One step per item: each is digested (a new one too, to find a rename).
+    assert check == check_pins(pins, edited) and taken == 41
     assert (
         check.changed == ("t0",)
         and check.added == ("fresh",)
         and check.removed == tuple(f"t{i}" for i in range(40, 50))
     )
-    assert run_whole(Pins.of_steps(tools, pins.approved_at)) == pins
+    catalog = Snapshot("complete", None, {}, {}, None, {
+        name: ListResult("complete", tuple(tools) if name == "tools" else ()) for name in LIST_NAMES
+    })  # fmt: skip
+    assert run_whole(Pins.of_snapshot_steps(catalog, pins.approved_at)).items == pins.items
 
 
 def test_collisions_in_steps_are_the_same() -> None:

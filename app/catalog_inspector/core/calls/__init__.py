@@ -52,6 +52,14 @@ from catalog_inspector.core.calls.asking import (
     url_elicitations,
     with_defaults,
 )
+from catalog_inspector.core.calls.catalog_checks import (
+    LINT_LEVELS,
+    LintRow,
+    catalog_lint,
+    derived_keys,
+    lint_counts,
+    lint_lines,
+)
 from catalog_inspector.core.calls.completions import (
     COMPLETION_BUDGET,
     COMPLETION_VALUES,
@@ -67,11 +75,21 @@ from catalog_inspector.core.calls.form import (
     fits,
     pick_branch,
 )
+from catalog_inspector.core.calls.host_lint import (
+    HOST_RULES,
+    HostRule,
+    tool_issues,
+)
 from catalog_inspector.core.calls.lint import (
+    LintCode,
+    LintIssue,
+    LintSeverity,
     exclusion_issues,
+    lint_rows,
     lint_schema,
     lint_tools,
     lint_words,
+    worst_severity,
 )
 from catalog_inspector.core.calls.logs import (
     REQUEST_LOGS,
@@ -152,6 +170,12 @@ from catalog_inspector.core.calls.validation import (
 )
 
 __all__ = [
+    "LINT_LEVELS",
+    "LintRow",
+    "catalog_lint",
+    "derived_keys",
+    "lint_counts",
+    "lint_lines",
     "COMPLETION_BUDGET",
     "COMPLETION_VALUES",
     "Completion",
@@ -236,9 +260,17 @@ __all__ = [
     "judge_in_process",
     "layer_of",
     "exclusion_issues",
+    "HOST_RULES",
+    "HostRule",
+    "LintCode",
+    "LintIssue",
+    "LintSeverity",
+    "lint_rows",
     "lint_schema",
     "lint_tools",
     "lint_words",
+    "tool_issues",
+    "worst_severity",
     "not_sent",
     "output_to_check",
     "pick_branch",

@@ -1,24 +1,31 @@
-"""Schema lint: what in a tool's schema a strict host would reject, found without validating any instance.
+"""Schema lint: what in a tool a strict host would reject or a model misread, found without validating any instance.
 
 A schema is checked against its own metaschema (the draft its `$schema` names,
 2020-12 by default, as in `core.calls.validation`), then walked along the keywords
 that hold subschemas (`properties`, `items`, `anyOf`, `$defs` …; not `default`,
-`const`, `enum` or `examples`, which hold data) for arrays without `items` and
-for `$ref`s that do not resolve. References resolve inside the document, or to
-the metaschemas jsonschema ships (as the validators of `core.calls.validation` do);
-nothing is ever fetched.
+`const`, `enum` or `examples`, which hold data) for arrays without `items`, `$ref`s
+that do not resolve, `required` names that `properties` lacks, `true`/`false`
+subschemas, `type` arrays with "null" and enums of mixed types. References resolve
+inside the document, or to the metaschemas jsonschema ships (as the validators of
+`core.calls.validation` do); nothing is ever fetched. `lint_tools` adds what
+`core.calls.host_lint` finds in the rest of a tool (its name, its description, its
+parameters' descriptions, against each host's rules).
+
+Every code has a severity (`LintSeverity`: error, warning, info), a heading and a
+one-line why; code strings are a public contract (snapshot documents carry them).
 
 Schemas are untrusted: the walk is iterative and stops after `MAX_NODES` JSON
 values or below `MAX_DEPTH` levels of nesting. A schema over either bound is
 linted only as far as the walk got (`too_large` says so); the metaschema check
 and the `$ref` resolution, which read the whole document, are then skipped.
-Qt-free and synchronous: the app runs it off the GUI thread.
+Qt-free and synchronous: the app runs the structural part for whole catalogs on
+the GUI thread, in slices (tens of µs a tool), and the metaschema check off it.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
@@ -35,16 +42,36 @@ __all__ = [
     "MAX_NODES",
     "LintCode",
     "LintIssue",
+    "LintSeverity",
     "exclusion_issues",
+    "lint_rows",
     "lint_schema",
     "lint_tools",
     "lint_words",
+    "worst_severity",
 ]
 
 MAX_NODES = 10_000  # JSON values (objects, arrays, scalars) a lint looks at
 MAX_DEPTH = 64  # levels of nesting it follows (jsonschema's own recursion gives out a few hundred levels down)
 MAX_META_ERRORS = 50  # metaschema violations reported; an invalid schema rarely has more worth reading
 MESSAGE_LIMIT = 300  # characters per message (metaschema messages quote the offending part of the schema)
+MAX_LISTED = 1_000  # `required` names and `enum` values looked at per schema (a huge list is not read whole)
+
+
+class LintSeverity(enum.StrEnum):
+    """How much an issue matters; `rank` orders them (2 error, 1 warning, 0 info)."""
+
+    ERROR = "error"  # a host or the spec rejects it, or the tool cannot work as declared
+    WARNING = "warning"  # some hosts reject it, or models are likely to misuse it
+    INFO = "info"  # worth knowing: nothing refuses it
+
+    @property
+    def rank(self) -> int:
+        """2 for an error, 1 for a warning, 0 for info (sort with `reverse=True` for the worst first)."""
+        return _RANKS[self]
+
+
+_RANKS = {LintSeverity.ERROR: 2, LintSeverity.WARNING: 1, LintSeverity.INFO: 0}
 
 
 class LintCode(enum.StrEnum):
@@ -57,11 +84,30 @@ class LintCode(enum.StrEnum):
     UNRESOLVABLE_REF = "unresolvable_ref"  # a `$ref` outside the document (never fetched) or to nowhere in it
     TOO_LARGE = "too_large"  # over MAX_NODES values or MAX_DEPTH levels: linted only as far as the bound
     EXCLUDED_TOOL = "excluded_tool"  # an invalid x-mcp-header annotation: conforming 2026-07-28 clients drop the tool
+    REQUIRED_NOT_IN_PROPERTIES = "required_not_in_properties"  # a `required` name its object's `properties` lacks
+    BOOLEAN_SUBSCHEMA = "boolean_subschema"  # `true`/`false` as a subschema below the root (not additionalProperties)
+    NULLABLE_TYPE_ARRAY = "nullable_type_array"  # `"type": [..., "null"]` below the root
+    MIXED_ENUM_TYPES = "mixed_enum_types"  # an `enum` whose values are of more than one JSON type
+    # The tool-level codes (`core.calls.host_lint`): found in the tool object, not only its schemas.
+    UNDOCUMENTED_PARAMETER = "undocumented_parameter"  # a top-level input property without a description
+    DESCRIPTION_NAMES_UNKNOWN_PARAMETER = "description_names_unknown_parameter"  # a documented name the schema lacks
+    TOOL_NAME_REJECTED = "tool_name_rejected"  # outside a host's rule for tool names (one issue per rule)
+    DESCRIPTION_TOO_LONG = "description_too_long"  # over a host's limit for descriptions (one issue per limit)
 
     @property
     def heading(self) -> str:
         """A few words for a label ("Array without items")."""
         return _HEADINGS[self]
+
+    @property
+    def severity(self) -> LintSeverity:
+        """How much an issue of this code matters (the same for every issue of it)."""
+        return _SEVERITIES[self]
+
+    @property
+    def why(self) -> str:
+        """One line on why it matters: who rejects it, or what a model does with it."""
+        return _WHYS[self]
 
 
 _HEADINGS = {
@@ -72,6 +118,59 @@ _HEADINGS = {
     LintCode.UNRESOLVABLE_REF: "Unresolvable $ref",
     LintCode.TOO_LARGE: "Too large to lint whole",
     LintCode.EXCLUDED_TOOL: "Excluded by conforming clients",
+    LintCode.REQUIRED_NOT_IN_PROPERTIES: "Required but not in properties",
+    LintCode.BOOLEAN_SUBSCHEMA: "Boolean subschema",
+    LintCode.NULLABLE_TYPE_ARRAY: "Nullable type array",
+    LintCode.MIXED_ENUM_TYPES: "Enum of mixed types",
+    LintCode.UNDOCUMENTED_PARAMETER: "Undocumented parameter",
+    LintCode.DESCRIPTION_NAMES_UNKNOWN_PARAMETER: "Description names an unknown parameter",
+    LintCode.TOOL_NAME_REJECTED: "Tool name a host rejects",
+    LintCode.DESCRIPTION_TOO_LONG: "Description too long for a host",
+}
+_E, _W, _I = LintSeverity.ERROR, LintSeverity.WARNING, LintSeverity.INFO
+_SEVERITIES = {
+    LintCode.INVALID_SCHEMA: _E,
+    LintCode.ARRAY_WITHOUT_ITEMS: _E,
+    LintCode.MISSING_ROOT_TYPE: _E,
+    LintCode.ROOT_NOT_OBJECT: _E,
+    LintCode.UNRESOLVABLE_REF: _E,
+    LintCode.TOO_LARGE: _I,
+    LintCode.EXCLUDED_TOOL: _E,
+    LintCode.REQUIRED_NOT_IN_PROPERTIES: _E,
+    LintCode.BOOLEAN_SUBSCHEMA: _W,
+    LintCode.NULLABLE_TYPE_ARRAY: _W,
+    LintCode.MIXED_ENUM_TYPES: _W,
+    LintCode.UNDOCUMENTED_PARAMETER: _I,
+    LintCode.DESCRIPTION_NAMES_UNKNOWN_PARAMETER: _W,
+    LintCode.TOOL_NAME_REJECTED: _E,
+    LintCode.DESCRIPTION_TOO_LONG: _W,
+}
+_WHYS = {
+    LintCode.INVALID_SCHEMA: "Hosts that check a tool's schema drop the tool (VS Code omits it) or refuse the request.",
+    LintCode.ARRAY_WITHOUT_ITEMS: "Strict hosts (OpenAI, Copilot) refuse an array schema without items: "
+    "the model cannot know what goes in it.",
+    LintCode.MISSING_ROOT_TYPE: 'The MCP schema types an input schema as "type": "object"; '
+    "strict hosts (the Claude API) refuse one without it.",
+    LintCode.ROOT_NOT_OBJECT: "Tool arguments are a JSON object: the MCP schema and every host want an object root.",
+    LintCode.UNRESOLVABLE_REF: "A $ref that leads nowhere (or outside, never fetched) leaves that part of the "
+    "schema unknown to hosts and validators.",
+    LintCode.TOO_LARGE: "Only the first part of a schema this big was linted: more problems may lie further in.",
+    LintCode.EXCLUDED_TOOL: "Conforming 2026-07-28 clients drop a tool whose x-mcp-header annotation is invalid.",
+    LintCode.REQUIRED_NOT_IN_PROPERTIES: "Gemini refuses a required name that properties do not define; with "
+    "additionalProperties false no call can pass.",
+    LintCode.BOOLEAN_SUBSCHEMA: "Hosts that translate schemas (OpenAI strict mode, Gemini) have no form for a "
+    "true/false subschema and reject it.",
+    LintCode.NULLABLE_TYPE_ARRAY: "Gemini function declarations (and older OpenAI models) take one type, "
+    'not ["…", "null"].',
+    LintCode.MIXED_ENUM_TYPES: "Gemini takes string enums only and strict hosts one type per enum; "
+    "models mix such values up.",
+    LintCode.UNDOCUMENTED_PARAMETER: "Without a description the model has only the parameter's name to go by.",
+    LintCode.DESCRIPTION_NAMES_UNKNOWN_PARAMETER: "The model reads the description and may pass a documented name "
+    "the schema does not have.",
+    LintCode.TOOL_NAME_REJECTED: "Hosts hold tool names to their own rules and refuse, filter out or rename a tool "
+    "outside them.",
+    LintCode.DESCRIPTION_TOO_LONG: "Some hosts refuse a description over their limit (OpenAI) or cut it off "
+    "(Claude Code).",
 }
 
 
@@ -91,6 +190,7 @@ _ONE = frozenset({
 })  # fmt: skip
 _MANY = frozenset({"allOf", "anyOf", "oneOf", "prefixItems", "items"})  # `items` as a list: drafts before 2020-12
 _NAMED = frozenset({"$defs", "definitions", "dependentSchemas", "dependencies", "patternProperties", "properties"})
+_CLOSING = frozenset({"additionalProperties", "unevaluatedProperties"})  # booleans here are flags (`_children`)
 _REFS = ("$ref", "$dynamicRef")
 _ROOT_OBJECT = ("object", ["object"])
 
@@ -100,9 +200,14 @@ def _cut(text: str) -> str:
 
 
 def _children(node: Mapping[str, Any]) -> Iterator[tuple[tuple[str | int, ...], Any]]:
-    """The subschemas directly under `node`, in document order, each with its path relative to `node`."""
+    """The subschemas directly under `node`, in document order, each with its path relative to `node`.
+
+    A boolean under `additionalProperties` or `unevaluatedProperties` is left out: there `true`/`false` is the
+    idiom (`false` closes an object: OpenAI strict mode requires it, the MCP spec recommends it for a tool without
+    parameters), not a stray subschema. Every other boolean is yielded: the walk reports it.
+    """
     for key, value in node.items():
-        if key in _ONE and isinstance(value, dict | bool):
+        if key in _ONE and (isinstance(value, dict) or (isinstance(value, bool) and key not in _CLOSING)):
             yield (key,), value
         elif key in _MANY and isinstance(value, list):
             yield from (((key, index), item) for index, item in enumerate(value) if isinstance(item, dict | bool))
@@ -111,22 +216,24 @@ def _children(node: Mapping[str, Any]) -> Iterator[tuple[tuple[str | int, ...], 
             yield from (((key, name), item) for name, item in value.items() if isinstance(item, dict | bool))
 
 
-def _measure(schema: Any) -> bool:
-    """True if `schema` is within MAX_NODES values and MAX_DEPTH levels (counting stops at the bound)."""
-    count = 0
-    stack: list[tuple[Any, int]] = [(schema, 0)]
+def _measure(schema: Any) -> tuple[bool, bool]:
+    """Whether `schema` is within MAX_NODES values and MAX_DEPTH levels (counting stops at the bound), and
+    whether it has a `$ref` or `$dynamicRef` anywhere (without one there is nothing to resolve)."""
+    count = 1
+    refs = False
+    stack: list[tuple[Any, int]] = [(schema, 0)] if isinstance(schema, dict | list) else []
     while stack:
         value, depth = stack.pop()
-        count += 1
-        if count > MAX_NODES or depth > MAX_DEPTH:
-            return False
-        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
-        room = MAX_NODES - count - len(stack)  # everything on the stack will be counted too
-        taken = list(islice(children, room + 1))  # a million-key object is not copied to find it too big
-        if len(taken) > room:
-            return False
-        stack.extend((child, depth + 1) for child in taken)
-    return True
+        if isinstance(value, dict):
+            refs = refs or "$ref" in value or "$dynamicRef" in value
+        children = value.values() if isinstance(value, dict) else value
+        count += len(children)  # counted before any is read: a million-key object is never iterated
+        if count > MAX_NODES or (children and depth >= MAX_DEPTH):
+            return False, refs
+        for child in children:  # a loop, not a generator into `extend`: this runs for every value of every tool
+            if isinstance(child, dict | list):
+                stack.append((child, depth + 1))  # scalars are counted above, never pushed
+    return True, refs
 
 
 def _root_issues(schema: Any) -> list[LintIssue]:
@@ -247,15 +354,75 @@ def _in(scope: Resolver[Any] | None, spec: Specification[Any], node: Any) -> Res
         return scope
 
 
-def _is_array(node: Mapping[str, Any]) -> bool:
+# Where else an object's properties can come from: `required` is then not checked against `properties` alone
+# (and `patternProperties` patterns are never run: untrusted regular expressions).
+_ELSEWHERE = frozenset(
+    {"allOf", "anyOf", "oneOf", "$ref", "$dynamicRef", "if", "dependentSchemas", "patternProperties"}
+)
+_JSON_TYPES = ((type(None), "null"), (bool, "boolean"), (int | float, "number"), (str, "string"))  # bool before int
+
+
+def _json_type(value: Any) -> str:
+    """The JSON type of a parsed value: True is a boolean, not an integer; 1 and 1.5 are both numbers."""
+    for kind, name in _JSON_TYPES:
+        if isinstance(value, kind):
+            return name
+    return "array" if isinstance(value, list) else "object"
+
+
+def _node_issues(node: Mapping[str, Any], path: tuple[str | int, ...], issues: list[LintIssue]) -> None:
+    """What one subschema says about itself, onto `issues`: an array without items, required names nowhere,
+    a type array with null, an enum of mixed types."""
     kind = node.get("type")
-    return kind == "array" or (isinstance(kind, list) and "array" in kind)
+    if (kind == "array" or (isinstance(kind, list) and "array" in kind)) and not (
+        "items" in node or "prefixItems" in node
+    ):
+        issues.append(
+            LintIssue(LintCode.ARRAY_WITHOUT_ITEMS, pointer_of(path), 'an array with no "items" (nor "prefixItems")')
+        )
+    if path and isinstance(kind, list) and "null" in kind:  # the root's type is `root_not_object`'s to report
+        message = _cut(f"a type array with null, {kind!r}: some hosts take one type (say nullable with anyOf)")
+        issues.append(LintIssue(LintCode.NULLABLE_TYPE_ARRAY, pointer_of((*path, "type")), message))
+    required = node.get("required")
+    if isinstance(required, list) and required:
+        _required_issues(node, required, path, issues)
+    values = node.get("enum")
+    if isinstance(values, list) and len(values) > 1:
+        kinds = {_json_type(value) for value in islice(values, MAX_LISTED)}
+        if len(kinds) > 1:
+            names = [name for _, name in (*_JSON_TYPES, (list, "array"), (dict, "object")) if name in kinds]
+            message = f"an enum of {', '.join(names[:-1])} and {names[-1]} values: hosts want one type"
+            issues.append(LintIssue(LintCode.MIXED_ENUM_TYPES, pointer_of((*path, "enum")), message))
+
+
+def _required_issues(
+    node: Mapping[str, Any], required: list[Any], path: tuple[str | int, ...], issues: list[LintIssue]
+) -> None:
+    """The names in `required` that `properties` lacks (pointer `/required/<index>`), onto `issues`.
+
+    Checked only where the object says which properties it has: it has `properties`, or
+    `additionalProperties: false`. With neither, any property may be allowed, so a required
+    name can still be given (and `anyOf: [{"required": ["a"]}, …]` names properties declared
+    around it). Not checked either where properties can come from elsewhere (_ELSEWHERE).
+    """
+    known, closed = node.get("properties"), node.get("additionalProperties") is False
+    if not (isinstance(known, dict) or closed) or not _ELSEWHERE.isdisjoint(node):
+        return
+    known = known if isinstance(known, dict) else {}
+    words = ' and "additionalProperties" is false: no arguments can pass' if closed else ""
+    for index, name in enumerate(islice(required, MAX_LISTED)):
+        if isinstance(name, str) and name not in known:
+            message = _cut(f'{name!r} is required but not in "properties"{words}')
+            issues.append(
+                LintIssue(LintCode.REQUIRED_NOT_IN_PROPERTIES, pointer_of((*path, "required", index)), message)
+            )
 
 
 def _walk(schema: Any, resolve: bool) -> tuple[list[LintIssue], bool]:
-    """Arrays without items and unresolvable refs, in document order; and whether the walk was cut short."""
-    spec = _specification(schema)
-    resolver = _root_resolver(schema, spec) if resolve else None
+    """What each subschema says about itself and unresolvable refs, in document order; and whether the walk was
+    cut short. `resolve`: look the `$ref`s up (the whole document is needed, and a resolver is not free)."""
+    spec = _specification(schema) if resolve else None
+    resolver = _root_resolver(schema, spec) if spec is not None else None
     issues: list[LintIssue] = []
     pushed = 1
     cut = False
@@ -263,23 +430,22 @@ def _walk(schema: Any, resolve: bool) -> tuple[list[LintIssue], bool]:
     while stack:
         node, path, scope = stack.pop()
         if not isinstance(node, dict):
+            if path and isinstance(node, bool):  # `_children` leaves out the booleans that are flags
+                word = str(node).lower()
+                issues.append(LintIssue(LintCode.BOOLEAN_SUBSCHEMA, pointer_of(path), f"a `{word}` subschema"))
             continue
         if len(path) > MAX_DEPTH:
             cut = True
             continue
-        scope = _in(scope, spec, node)
-        if _is_array(node) and "items" not in node and "prefixItems" not in node:
-            issues.append(
-                LintIssue(
-                    LintCode.ARRAY_WITHOUT_ITEMS, pointer_of(path), 'an array with no "items" (nor "prefixItems")'
-                )
-            )
-        for keyword in _REFS:
-            if keyword in node and scope is not None:
-                issue = _ref_issue(scope, node[keyword], pointer_of((*path, keyword)))
-                if issue is not None:
-                    issues.append(issue)
-        children = list(islice(_children(node), max(0, MAX_NODES - pushed) + 1))
+        _node_issues(node, path, issues)
+        if spec is not None:
+            scope = _in(scope, spec, node)
+            for keyword in _REFS:
+                if keyword in node and scope is not None:
+                    issue = _ref_issue(scope, node[keyword], pointer_of((*path, keyword)))
+                    if issue is not None:
+                        issues.append(issue)
+        children = list(islice(_children(node), max(0, MAX_NODES - pushed) + 1))  # a million keys are not read whole
         if pushed + len(children) > MAX_NODES:
             cut = True
             children = children[: MAX_NODES - pushed]
@@ -289,23 +455,24 @@ def _walk(schema: Any, resolve: bool) -> tuple[list[LintIssue], bool]:
 
 
 def lint_schema(schema: Any, metaschema: bool = True) -> tuple[LintIssue, ...]:
-    """The problems a strict host would find in `schema`: invalid, arrays without items, root type, `$ref`s.
+    """The problems a strict host would find in `schema`: invalid, root type, what the walk finds, `$ref`s.
 
     `metaschema=False` leaves out the check against the metaschema: it is most of
     the cost (~1.5 ms a schema under 2020-12's dynamic references), too much for a
-    whole catalog next to the GUI thread; the rest costs microseconds.
+    whole catalog next to the GUI thread; the rest costs microseconds (a resolver is
+    built only for a schema that has a `$ref`).
 
     Order: metaschema violations (by their place in the schema), then the root's
     type, then the walk's findings in document order, then `too_large` if the
     bounds cut the lint short. Bounded (see the module docstring); never raises
     on any JSON value.
     """
-    whole = _measure(schema)
+    whole, refs = _measure(schema)
     issues: list[LintIssue] = []
     if whole and metaschema:
         issues.extend(_metaschema_issues(schema))
     issues.extend(_root_issues(schema))
-    found, cut = _walk(schema, resolve=whole)
+    found, cut = _walk(schema, resolve=whole and refs)
     issues.extend(found)
     if cut or not whole:
         message = (
@@ -316,15 +483,24 @@ def lint_schema(schema: Any, metaschema: bool = True) -> tuple[LintIssue, ...]:
     return tuple(issues)
 
 
-def lint_tools(tools: Iterable[Mapping[str, Any]], metaschema: bool = True) -> dict[str, tuple[LintIssue, ...]]:
-    """Lint each tool's `inputSchema` and `outputSchema` (when it has one): only tools with issues, by name.
+def lint_tools(
+    tools: Iterable[Mapping[str, Any]], metaschema: bool = True, *, server: str | None = None
+) -> dict[str, tuple[LintIssue, ...]]:
+    """Lint each tool: only tools with issues, by name, in the order given (a catalog's order).
 
-    Here a pointer points into the *tool* object (`/inputSchema/properties/tags`),
-    so the two schemas stay apart.
+    A tool's issues: first the tool-level ones (`core.calls.host_lint.tool_issues`: its
+    name and description against each host's rules, then its parameters), then its
+    `inputSchema`'s and its `outputSchema`'s (`lint_schema`), each in their own order.
+    Every pointer points into the *tool* object (`/name`, `/inputSchema/properties/tags`),
+    so the parts stay apart. `server`: the server's name as hosts show it (Cursor counts
+    it against its limit); unknown, the shortest is assumed.
     """
+    # host_lint builds on this module's codes: imported here, so that the import between the two points one way.
+    from catalog_inspector.core.calls.host_lint import tool_issues
+
     found: dict[str, tuple[LintIssue, ...]] = {}
     for tool in tools:
-        issues: list[LintIssue] = []
+        issues = tool_issues(tool, server)
         for key in ("inputSchema", "outputSchema"):
             if key in tool:
                 prefix = "/" + key
@@ -339,7 +515,7 @@ def exclusion_issues(excluded_tools: Iterable[Mapping[str, str]]) -> dict[str, t
     """The snapshot's `excluded_tools` as lint: one issue per tool, at its input schema (where the annotation is).
 
     Known only from a 2026-07-28 walk (the walk learns the annotations), so it is not part of
-    `lint_tools`, which reads schemas alone.
+    `lint_tools`, which reads the tool objects alone.
     """
     return {
         str(entry.get("name")): (
@@ -353,10 +529,40 @@ def exclusion_issues(excluded_tools: Iterable[Mapping[str, str]]) -> dict[str, t
     }
 
 
+def worst_severity(issues: Iterable[LintIssue]) -> LintSeverity | None:
+    """The most serious severity among `issues` (None for none): what a mark for the whole list would show."""
+    return max((issue.code.severity for issue in issues), key=lambda severity: severity.rank, default=None)
+
+
+def lint_rows(found: Mapping[str, Sequence[LintIssue]]) -> list[dict[str, str]]:
+    """Issues as rows for a snapshot document's `lint` key, in `found`'s order (a catalog's, from `lint_tools`).
+
+    Each row: `item` (the tool's name), `code`, `severity`, `pointer` and `message`, all strings.
+    """
+    return [
+        {
+            "item": str(item),
+            "code": str(issue.code),
+            "severity": str(issue.code.severity),
+            "pointer": issue.pointer,
+            "message": issue.message,
+        }
+        for item, issues in found.items()
+        for issue in issues
+    ]
+
+
 def lint_words(issues: Iterable[LintIssue], limit: int = 10) -> str:
-    """Issues as lines for a tooltip or a label: `pointer: message (code)`, at most `limit` of them."""
-    found = list(issues)
-    lines = [f"{issue.pointer or '(root)'}: {issue.message} ({issue.code})" for issue in found[:limit]]
+    """Issues as lines for a tooltip or a label: `[severity] pointer: message (code)`, at most `limit` of them.
+
+    The most serious come first (in their own order among one severity), so a long list of
+    things worth knowing never hides an error past the limit.
+    """
+    found = sorted(issues, key=lambda issue: -issue.code.severity.rank)
+    lines = [
+        f"[{issue.code.severity}] {issue.pointer or '(root)'}: {issue.message} ({issue.code})"
+        for issue in found[:limit]
+    ]
     if len(found) > limit:
         lines.append(f"… and {len(found) - limit} more")
-    return "Schema lint — what a strict host would reject:\n" + "\n".join(lines)
+    return "Lint — what strict hosts would reject, and what models would misread:\n" + "\n".join(lines)

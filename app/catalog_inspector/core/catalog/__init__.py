@@ -5,7 +5,8 @@ walk found, frozen, with its JSON form), `enumerator` (one list walked to its en
 or its first offence, over any fetch function), `caching` (the pages' cache hints
 and their rules), `export` (what an exported file is called and says), `apps` (MCP Apps read statically: a
 tool's interface, `ui://` views, what a strict host flags) and `icons` (icons judged: safe raster data to draw,
-SVG described, URLs listed, nothing fetched). No SDK and no network stack: `session` does the fetching.
+SVG described, URLs listed, nothing fetched) and `tokens` (what a catalog costs in a model's context, o200k_base,
+counted offline). No SDK and no network stack: `session` does the fetching.
 Imports `config` and core's shared modules.
 """
 
@@ -67,8 +68,26 @@ from catalog_inspector.core.catalog.snapshot import (
     unimplemented_words,
     write_json,
 )
+from catalog_inspector.core.catalog.tokens import (
+    ENCODING,
+    TokenCount,
+    count_snapshot,
+    count_texts,
+    delta_words,
+    host_text,
+    preload,
+    token_words,
+)
 
 __all__ = [
+    "ENCODING",
+    "TokenCount",
+    "count_snapshot",
+    "count_texts",
+    "delta_words",
+    "host_text",
+    "preload",
+    "token_words",
     "APP_MIME",
     "AppFinding",
     "AppView",

@@ -315,10 +315,11 @@ def _excluded(value: Any) -> list[dict[str, str]]:
     ]
 
 
-# The arrays that grow with the catalog, one element per line: at the top, and in each other list's object.
-_TOP_LINES = frozenset({"tools", "pages"})
+# The arrays that grow with the catalog, one element per line: at the top, and in each other list's object;
+# and the objects that hold such an array or map (`tokens`, with a count per tool).
+_TOP_LINES = frozenset({"tools", "pages", "lint"})
 _LIST_LINES = frozenset({"items", "pages"})
-_LIST_OBJECTS = frozenset(name for name in LIST_NAMES if name != "tools")
+_LIST_OBJECTS = frozenset(name for name in LIST_NAMES if name != "tools") | {"tokens"}
 
 
 def write_json(snapshot: Snapshot, out: IO[str], extra: dict[str, Any] | None = None) -> None:
@@ -349,19 +350,26 @@ def _write_object(
         out.write(("," if position else "") + "\n" + inner + json.dumps(key, ensure_ascii=False) + ": ")
         if key in lines:
             _write_lines(item, out, inner)
-        elif key in lists:
-            _write_object(item, out, inner, _LIST_LINES)
+        elif key in lists and isinstance(item, dict):
+            _write_object(item, out, inner, _LIST_LINES | {"tools"})
         else:
             out.write(json.dumps(item, indent=2, ensure_ascii=False, allow_nan=False).replace("\n", "\n" + inner))
     out.write("\n" + indent + "}" if value else "}")
 
 
-def _write_lines(items: list[Any], out: IO[str], indent: str) -> None:
+def _write_lines(items: list[Any] | dict[str, Any] | None, out: IO[str], indent: str) -> None:
+    """An array one element a line, or an object one member a line (`tokens.tools`), by the C encoder."""
     if not items:
-        out.write("[]")
+        out.write("[]" if isinstance(items, list) else json.dumps(items))
         return
     encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
     inner = "\n" + indent + "  "
+    if isinstance(items, dict):
+        out.write("{")
+        for position, (key, value) in enumerate(items.items()):
+            out.write(("," if position else "") + inner + encode(key) + ": " + encode(value))
+        out.write("\n" + indent + "}")
+        return
     out.write("[")
     for position, item in enumerate(items):
         out.write(("," if position else "") + inner + encode(item))

@@ -3,7 +3,7 @@
 Holds `diff` (added, removed, changed down to a JSON pointer, moved), `severity`
 (how much each change matters, and why in words), `report` (a new catalog next to
 the previous one: drift, approval, duplicates, reach, collisions), `pins` (the
-user's approval of a catalog) and `history` (accepted snapshots kept on disk).
+user's approval of a catalog), `lockfile` (the approval as a file) and `history` (accepted snapshots kept on disk).
 No SDK. Imports `catalog`, `config` and core's shared modules.
 """
 
@@ -21,14 +21,21 @@ from catalog_inspector.core.drift.history import (
     Entry,
     History,
 )
+from catalog_inspector.core.drift.lockfile import (
+    LOCKFILE_NAME,
+    forget_pins,
+    load_pins,
+    read_lockfile,
+    save_pins,
+    write_lockfile,
+)
 from catalog_inspector.core.drift.pins import (
+    Pin,
     PinCheck,
+    PinDiff,
     Pins,
     check_pins,
     check_pins_steps,
-    forget_pins,
-    load_pins,
-    save_pins,
 )
 from catalog_inspector.core.drift.report import (
     Comparison,
@@ -62,8 +69,13 @@ __all__ = [
     "Entry",
     "FirstPage",
     "History",
+    "LOCKFILE_NAME",
+    "Pin",
     "PinCheck",
+    "PinDiff",
     "Pins",
+    "read_lockfile",
+    "write_lockfile",
     "Severity",
     "build_report",
     "build_report_steps",

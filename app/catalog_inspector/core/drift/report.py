@@ -227,7 +227,7 @@ def build_report_steps(
 ) -> Steps[DriftReport]:
     """`build_report` in small steps (`core.steps`): the window runs it between its events."""
     diff = (yield from diff_snapshots_steps(base, new)) if base is not None else None
-    check = (yield from check_pins_steps(pins, new.tools.items)) if pins is not None else None
+    check = (yield from check_pins_steps(pins, new)) if pins is not None else None
     rows = (yield from rows_steps(diff)) if diff is not None else []
     reach = yield from first_page_steps(new)
     apps = yield from apps_steps(new)

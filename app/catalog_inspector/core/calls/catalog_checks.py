@@ -1,0 +1,136 @@
+"""A whole catalog's checks as the snapshot document carries them: its lint as one list (the rows of the
+document's `lint` key and of `check --lint`), and its cost in tokens (`derived_keys`).
+
+The list is `core.calls.lint.lint_tools` with the metaschema pass, plus the tools a
+conforming 2026-07-28 client excludes, in catalog order. The metaschema pass (~1 ms a
+schema) runs once per distinct schema: catalogs repeat their schemas (10,000 generated
+tools often share a handful), and the result depends on the schema alone.
+
+The derived keys are never stored in a `Snapshot`: `Snapshot.from_json` ignores both
+(a reader recounts, so a file cannot vouch for itself), and the app's history files
+leave them out. The commands that write a snapshot (`snapshot`, `check --out`, `call
+--out`, …) and the app's Export add them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from catalog_inspector.core.calls.host_lint import tool_issues
+from catalog_inspector.core.calls.lint import (
+    LintCode,
+    LintIssue,
+    LintSeverity,
+    exclusion_issues,
+    lint_rows,
+    lint_schema,
+)
+from catalog_inspector.core.catalog import Snapshot, count_snapshot
+from catalog_inspector.core.text import visible
+
+__all__ = ["LINT_LEVELS", "LintRow", "catalog_lint", "derived_keys", "lint_counts", "lint_lines"]
+
+LINT_LEVELS = tuple(str(severity) for severity in LintSeverity)  # error, warning, info: the worst first
+SHOWN = 200  # rows the text report prints (the worst first); the JSON has them all
+
+
+@dataclass(frozen=True)
+class LintRow:
+    """One issue of one tool: the snapshot document's `lint` row."""
+
+    item: str
+    code: str
+    severity: str
+    pointer: str
+    message: str
+
+    @property
+    def why(self) -> str:
+        return LintCode(self.code).why
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "item": self.item,
+            "code": self.code,
+            "severity": self.severity,
+            "pointer": self.pointer,
+            "message": self.message,
+        }
+
+
+def _schema_key(schema: Any) -> str | None:
+    try:
+        return json.dumps(schema, sort_keys=True, allow_nan=True, default=str)
+    except (TypeError, ValueError, RecursionError):
+        return None  # not cached: linted on its own
+
+
+def tool_lint(tools: Iterable[Mapping[str, Any]], server: str | None = None) -> dict[str, tuple[LintIssue, ...]]:
+    """`lint_tools(tools, metaschema=True)`, each distinct schema linted once."""
+    cache: dict[str, tuple[LintIssue, ...]] = {}
+    found: dict[str, tuple[LintIssue, ...]] = {}
+    for tool in tools:
+        issues = tool_issues(tool, server)
+        for key in ("inputSchema", "outputSchema"):
+            if key not in tool:
+                continue
+            schema = tool[key]
+            cache_key = _schema_key(schema)
+            linted = cache.get(cache_key) if cache_key is not None else None
+            if linted is None:
+                linted = lint_schema(schema, True)
+                if cache_key is not None:
+                    cache[cache_key] = linted
+            issues.extend(LintIssue(i.code, "/" + key + i.pointer, i.message) for i in linted)
+        if issues:
+            found[str(tool.get("name"))] = tuple(issues)
+    return found
+
+
+def catalog_lint(snapshot: Snapshot) -> list[LintRow]:
+    """Every issue of the catalog's tools, in catalog order (an excluded tool's exclusion first)."""
+    if snapshot.status != "complete":
+        return []
+    found = tool_lint(snapshot.tools.items, snapshot.source.get("name"))
+    for name, issues in exclusion_issues(snapshot.excluded_tools).items():
+        found[name] = (*issues, *found.get(name, ()))
+    return [LintRow(**row) for row in lint_rows(found)]
+
+
+def lint_counts(rows: Sequence[LintRow]) -> dict[str, int]:
+    """Rows per severity, every severity present (0 when none)."""
+    counts = dict.fromkeys(LINT_LEVELS, 0)
+    for row in rows:
+        counts[row.severity] = counts.get(row.severity, 0) + 1
+    return counts
+
+
+def lint_lines(rows: Sequence[LintRow]) -> list[str]:
+    """The text report's lint section: a count per severity, then each issue, the worst first."""
+    if not rows:
+        return ["Lint: no issues."]
+    counts = lint_counts(rows)
+    said = ", ".join(f"{counts[level]:,} {level}" for level in LINT_LEVELS if counts[level])
+    lines = [f"Lint ({said}):"]
+    ordered = sorted(rows, key=lambda row: LINT_LEVELS.index(row.severity))
+    for row in ordered[:SHOWN]:
+        lines.append(
+            f"  {row.severity}: tools: {visible(row.item, 200)}: {visible(row.pointer or '(root)', 300)}: "
+            f"{visible(row.message, 300)} ({row.code})"
+        )
+    if len(rows) > SHOWN:
+        lines.append(f"  … and {len(rows) - SHOWN:,} more (--json lists them all)")
+    return lines
+
+
+def derived_keys(snapshot: Snapshot) -> dict[str, Any]:
+    """`tokens` (null without an accepted catalog) and `lint` (`[{item, code, severity, pointer, message}]`,
+    empty without one) for the end of the snapshot document."""
+    count = count_snapshot(snapshot)
+    return {
+        "tokens": count.to_json() if count is not None else None,
+        "lint": [row.to_json() for row in catalog_lint(snapshot)],
+    }
