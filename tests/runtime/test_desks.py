@@ -232,7 +232,7 @@ def test_a_lint_that_fails_answers_no_issues_and_says_why(desk: Desk, tmp_path: 
 def test_a_catalog_lint_that_breaks_says_so(desk: Desk, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls, supervisor = _calls(desk, tmp_path)
 
-    def broken(*_args: object) -> dict[str, object]:
+    def broken(*_args: object, **_kwargs: object) -> dict[str, object]:
         raise KeyError("a bug in a lint rule")
 
     monkeypatch.setattr(calldesk_module, "lint_tools", broken)  # our own rule, made to fail: not the SDK's

@@ -261,3 +261,70 @@ def test_the_reach_tab_shows_what_first_page_hosts_miss_and_cross_server_collisi
     collisions = window.findChild(QTableWidget, "collisionsView")
     wait_for(qtbot, lambda: collisions.rowCount() == 3)
     assert collisions.item(0, 0).text() == "count_items" and collisions.item(0, 1).text() == "one → two"
+
+
+def test_the_drift_tab_says_what_each_change_costs_in_tokens(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from catalog_inspector.core.catalog import count_texts, host_text
+    from catalog_inspector.ui.models.drift_rows import TOKENS
+
+    spec = demo_spec("drift", "--state", str(tmp_path / "walks.json"), name="drifting")
+    window = harness.window([spec], history=History(tmp_path / "history"))
+    wait_for(qtbot, lambda: reported(window))
+    first = window.current.supervisor.accepted
+    accept_refresh(window, qtbot)
+    presenter = window.presenter
+    wait_for(qtbot, lambda: presenter.report is not None and presenter.report.tokens is not None)
+    second = window.current.supervisor.accepted
+
+    def cost(snapshot, name: str) -> int:  # type: ignore[no-untyped-def]
+        tool = next(t for t in snapshot.tools.items if t["name"] == name)
+        return count_texts([host_text("tools", tool)])[0]
+
+    old_total = sum(count_texts(host_text("tools", t) for t in first.tools.items))
+    new_total = sum(count_texts(host_text("tools", t) for t in second.tools.items))
+    summary = window.findChild(QLabel, "driftSummary").text()
+    assert f"The tools cost {old_total:,} → {new_total:,} tokens (" in summary
+    model = window.findChild(QTableView, "driftView").model()
+    by_item = {model.index(r, 2).data(): model.index(r, TOKENS).data() for r in range(model.rowCount())}
+    assert by_item["added_in_walk_1"] == f"+{cost(second, 'added_in_walk_1'):,} tokens"
+    assert by_item["added_in_walk_0"] == f"−{cost(first, 'added_in_walk_0'):,} tokens"
+    echo = cost(second, "echo") - cost(first, "echo")
+    assert by_item["echo"] == (f"+{echo:,} tokens" if echo > 0 else f"−{-echo:,} tokens" if echo else "")
+
+
+def test_the_approval_goes_out_and_comes_back_as_the_lockfile_the_cli_checks(
+    harness: Harness, qtbot, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    from catalog_inspector.core.drift import read_lockfile
+    from tests.cli_runner import run_cli
+    from tests.helpers import DEMO
+
+    window = harness.window([demo_spec("normal", name="plain")], history=History(tmp_path / "history"))
+    wait_for(qtbot, lambda: reported(window))
+    presenter = window.presenter
+    export, import_ = (window.findChild(QPushButton, name) for name in ("exportApprovalButton", "importApprovalButton"))
+    assert not export.isEnabled() and import_.isEnabled(), "nothing to export before an approval"
+    qtbot.mouseClick(window.findChild(QPushButton, "approveButton"), Qt.MouseButton.LeftButton)
+    wait_for(qtbot, lambda: presenter.report is not None and presenter.report.pins is not None)
+    assert export.isEnabled()
+    lock = tmp_path / "mcp-catalog.lock.json"
+    window.drift_pane.export_approval(lock)
+    wait_for(qtbot, lambda: lock.exists())
+    pins = read_lockfile(lock)
+    kinds = {pin.kind for pin in pins.items}
+    assert kinds == {"tools", "resources", "resource_templates", "prompts"}, "every list is pinned, not only tools"
+    # The CLI holds the same server to the app's approval.
+    check = run_cli("check", "--pins", str(lock), "--", *DEMO, "--mode", "normal", timeout=60)
+    assert check.returncode == 0, check.stdout + check.stderr
+    # Forgotten, then imported back: approved again, and the catalog matches it.
+    qtbot.mouseClick(window.findChild(QPushButton, "forgetApprovalButton"), Qt.MouseButton.LeftButton)
+    wait_for(qtbot, lambda: not window.drift_pane.presenter.approved)
+    window.drift_pane.import_approval(lock)
+    wait_for(qtbot, lambda: window.drift_pane.presenter.approved and presenter.report.pins is not None)
+    assert presenter.report.pins.clean
+    # A file that is not a lockfile changes nothing and says why.
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "something else"}')
+    window.drift_pane.import_approval(broken)
+    wait_for(qtbot, lambda: "is not a catalog lockfile" in window.statusBar().currentMessage())
+    assert window.drift_pane.presenter.approved and presenter.report.pins.clean

@@ -115,9 +115,9 @@ def test_server_text_is_shown_literally_never_as_html(harness: Harness, qtbot) -
     model = tree(window).model()
     first = model.index(0, 0)
     assert first.data() == "⚠ echo\\u200b"
-    description = model.index(0, 3).data()
+    description = model.index(0, 4).data()
     assert description.startswith("<b>Bold claims</b> <img src='file:///dev/zero'>")
-    assert "&lt;b&gt;Bold claims&lt;/b&gt;" in model.index(0, 3).data(Qt.ItemDataRole.ToolTipRole)
+    assert "&lt;b&gt;Bold claims&lt;/b&gt;" in model.index(0, 4).data(Qt.ItemDataRole.ToolTipRole)
     assert model.index(1, 0).data() == "⚠ safe\\u202etxt.exe"
     assert model.index(1, 1).data() == "<h1>Title</h1>"
     tree(window).setCurrentIndex(first)

@@ -190,7 +190,7 @@ def test_every_description_edited_is_one_data_change_and_keeps_schema_rows(qtmod
     signals = Signals(model)
     model.set_tools([tool(n, description=f"{n} now forwards everything") for n in names])
     assert signals.counts == Counter(dataChanged=1)
-    assert model.index(TESTED - 1, 3).data() == f"tool_{TESTED - 1:05d} now forwards everything"
+    assert model.index(TESTED - 1, 4).data() == f"tool_{TESTED - 1:05d} now forwards everything"
     assert schema_row.isValid() and tree.isExpanded(model.index(7, 0))
 
 
@@ -245,7 +245,7 @@ def test_any_change_shows_the_wanted_rows_and_keeps_every_survivor(qapp, before,
         view.expand(index)
         held[index.data(Role.KEY)] = (
             QPersistentModelIndex(index),
-            QPersistentModelIndex(model.index(row, 3)),
+            QPersistentModelIndex(model.index(row, 4)),
             QPersistentModelIndex(model.index(0, 0, index)),
         )
     old = {e[0]: e for e in _wanted(before, needle)}
@@ -256,10 +256,10 @@ def test_any_change_shows_the_wanted_rows_and_keeps_every_survivor(qapp, before,
     assert shown(model) == [e[0] for e in wanted]
     assert_children_know_their_parent(model, list(range(model.rowCount())))
     for row, (name, _description, schema) in enumerate(wanted):
-        assert model.index(row, 3).data().startswith(_description or name)
+        assert model.index(row, 4).data().startswith(_description or name)
         if name in held:
             first, last, child = held[name]
-            assert (first.row(), first.data(Role.KEY), last.row(), last.column()) == (row, name, row, 3)
+            assert (first.row(), first.data(Role.KEY), last.row(), last.column()) == (row, name, row, 4)
             assert view.isExpanded(model.index(row, 0))
             # Schema rows survive unless the schema they show changed.
             assert child.isValid() == (old[name][2] == schema)

@@ -197,7 +197,7 @@ class CallDesk(QObject):
         tools = snapshot.tools.items
         found: dict[str, Any] = {}
         for done in range(0, len(tools), LINT_BATCH):
-            found.update(lint_tools(tools[done : done + LINT_BATCH], False))
+            found.update(lint_tools(tools[done : done + LINT_BATCH], False, server=name))
             yield
             supervisor = next((s for s in self._supervisors if s.spec.name == name), None)
             if supervisor is None or supervisor.accepted is not snapshot:

@@ -18,11 +18,12 @@ import asyncio
 from collections.abc import Coroutine
 from dataclasses import replace
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.catalog import Snapshot
+from catalog_inspector.core.catalog import Snapshot, TokenCount, count_snapshot
 from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.drift import (
     CatalogDiff,
@@ -39,8 +40,10 @@ from catalog_inspector.core.drift import (
     diff_snapshots_steps,
     forget_pins,
     load_pins,
+    read_lockfile,
     rows_steps,
     save_pins,
+    write_lockfile,
 )
 from catalog_inspector.core.steps import Steps
 from catalog_inspector.runtime.messages import MessageBridge, failure_words
@@ -54,6 +57,10 @@ __all__ = ["Comparison", "DriftTracker"]
 
 def _collisions_of(accepted: dict[str, tuple[dict[str, Any], ...]]) -> Steps[dict[str, tuple[str, ...]]]:
     return collisions_steps({name: (str(tool.get("name", "")) for tool in tools) for name, tools in accepted.items()})
+
+
+def _counts(previous: Snapshot | None, snapshot: Snapshot) -> tuple[TokenCount | None, TokenCount | None]:
+    return (count_snapshot(previous) if previous is not None else None), count_snapshot(snapshot)
 
 
 def _with_pins(report: DriftReport, pins: PinCheck | None) -> DriftReport:
@@ -79,6 +86,7 @@ class DriftTracker(QObject):
 
     Signals:
         report_ready(str): a new report for this server is in `reports` (a new catalog's first report).
+        tokens_counted(str): that report now says both catalogs' tokens (`tokens`, `base_tokens`).
         approval_changed(str): this server's approval (`pins`, and its check in `reports`) changed.
         history_changed(str): this server's `entries` changed.
         collisions_changed(): `collisions` changed.
@@ -86,6 +94,7 @@ class DriftTracker(QObject):
     """
 
     report_ready = Signal(str)
+    tokens_counted = Signal(str)
     approval_changed = Signal(str)
     history_changed = Signal(str)
     collisions_changed = Signal()
@@ -212,6 +221,7 @@ class DriftTracker(QObject):
             self.reports[name] = report
             self._reported[name] = snapshot
             self.report_ready.emit(name)
+            await self._count(spec, previous, snapshot)
             if self.history is not None:
                 try:
                     await self._offload.run(self.history.save, spec, snapshot)
@@ -220,6 +230,22 @@ class DriftTracker(QObject):
                 except OSError as exc:
                     self._messages.error(f"could not keep the catalog in the history: {failure_words(exc)}", name)
             await self._refresh_entries(spec)
+
+    async def _count(self, spec: ServerSpec, previous: Snapshot | None, snapshot: Snapshot) -> None:
+        """Both catalogs' tokens into the report, after it is out (the window does not wait for them): on a worker
+        thread, where tiktoken encodes without the GIL (`core.catalog.tokens`)."""
+        try:
+            base, count = await self._offload.run(_counts, previous, snapshot)
+        except OffloadClosed:
+            return
+        except Exception as exc:  # a count that fails costs the tokens only
+            self._messages.error(f"could not count the catalog's tokens: {failure_words(exc)}", spec.name)
+            return
+        report = self.reports.get(spec.name)
+        if report is None or self._reported.get(spec.name) is not snapshot or not self._follows(spec):
+            return  # a newer catalog's report replaced it meanwhile
+        self.reports[spec.name] = replace(report, tokens=count, base_tokens=base)
+        self.tokens_counted.emit(spec.name)
 
     def _compared_with(self, spec: ServerSpec, previous: Snapshot | None) -> tuple[Snapshot | None, Pins | None]:
         """On a worker thread: what to compare with (the history's latest when this run has none) and the approval."""
@@ -321,6 +347,49 @@ class DriftTracker(QObject):
                 return  # the configuration dropped or replaced the server meanwhile: not the name's approval now
             self.pins[spec.name] = pins
             self._replace_pins(spec.name, snapshot, check)
+
+    def import_approval(self, name: str, path: Path) -> bool:
+        """Make a lockfile (`approve`'s, or another machine's export) this server's approval; its check follows.
+        False for a server not followed. A file that is not a lockfile is said on the message bridge."""
+        supervisor = self._supervisors.get(name)
+        if supervisor is None:
+            return False
+        self._spawn(self._import(supervisor.spec, supervisor.accepted, path), name, f"import the approval {path}")
+        return True
+
+    async def _import(self, spec: ServerSpec, snapshot: Snapshot | None, path: Path) -> None:
+        async with self._lock(spec.name):
+            try:
+                pins = await self._offload.run(read_lockfile, path)
+                if self.history is not None:
+                    await self._offload.run(save_pins, self.history.directory(spec), pins)
+                check = await self._offload.in_slices(check_pins_steps(pins, snapshot)) if snapshot else None
+            except OffloadClosed:
+                return
+            if not self._follows(spec):
+                return
+            self.pins[spec.name] = pins
+            made_for = pins.server.get("name")
+            other = f" (made for a server that calls itself {made_for!r})" if made_for and snapshot is not None and (
+                made_for != snapshot.server.get("name")) else ""  # fmt: skip
+            self._messages.info(f"Approval imported from {path.name}: {len(pins.items):,} items{other}.", spec.name)
+            if check is not None:
+                self._replace_pins(spec.name, snapshot, check)  # type: ignore[arg-type]
+            else:
+                self.approval_changed.emit(spec.name)
+
+    def export_approval(self, name: str, path: Path) -> bool:
+        """Write the server's approval as a lockfile (the CLI's `check --pins` reads it); False without one."""
+        pins = self.pins.get(name)
+        if pins is None:
+            return False
+
+        async def export() -> None:
+            await self._offload.run(write_lockfile, path, pins)
+            self._messages.info(f"Approval exported to {path} ({len(pins.items):,} items).", name)
+
+        self._spawn(export(), name, f"export the approval to {path}")
+        return True
 
     def forget_approval(self, name: str) -> None:
         supervisor = self._supervisors.get(name)

@@ -460,8 +460,9 @@ class MainWindow(QMainWindow):
         self.show_reach()
 
     def _on_presenter_lint_changed(self) -> None:
-        if self._presenter is not None:
-            self.tools_pane.set_lint(self._presenter.lint_marks(), self._presenter.excluded_marks())
+        if (presenter := self._presenter) is not None:
+            self.tools_pane.set_lint(presenter.lint_marks(), presenter.excluded_marks(), presenter.lint_levels())
+            self.tools_pane.set_tokens(presenter.token_marks())
 
     def show_reach(self) -> None:
         """The first-page reach and excluded tools of the selected server, and the Drift tab's alarm."""

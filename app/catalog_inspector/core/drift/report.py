@@ -11,7 +11,18 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from catalog_inspector.core.catalog import LIST_KINDS, LIST_NAMES, Snapshot, apps_steps, item_key, taken_words
+from catalog_inspector.core.catalog import (
+    ENCODING,
+    LIST_KINDS,
+    LIST_NAMES,
+    Snapshot,
+    TokenCount,
+    apps_steps,
+    delta_words,
+    item_key,
+    taken_words,
+    token_words,
+)
 from catalog_inspector.core.drift.diff import ABSENT, CatalogDiff, Change, Severity, diff_catalogs_steps, diff_item
 from catalog_inspector.core.drift.pins import PinCheck, Pins, check_pins_steps
 from catalog_inspector.core.drift.severity import worst_of
@@ -137,6 +148,8 @@ class DriftReport:
         rows: the diff's changes as a table shows them, worst first (made with the diff, off the GUI thread).
         reach: what a host that reads only the first page gets of the tools.
         apps: what the new catalog says of MCP Apps (`core.catalog.apps_json`: interfaces, views, findings).
+        tokens/base_tokens: what the new catalog and the one it is compared with cost in tokens (counted after
+            the report is out: None until then, and `base_tokens` None without a base).
     """
 
     taken_at: str
@@ -147,6 +160,8 @@ class DriftReport:
     rows: tuple[DriftRow, ...] = ()
     reach: FirstPage | None = None
     apps: Mapping[str, Any] | None = None
+    tokens: TokenCount | None = None
+    base_tokens: TokenCount | None = None
 
     @cached_property
     def worst(self) -> Severity | None:
@@ -188,6 +203,9 @@ class DriftReport:
             text = "Nothing changed since the catalog taken at " + _when(self.base_taken_at) + "."
         else:
             text = f"Changed since the catalog taken at {_when(self.base_taken_at)}: {counts_words(self.counts)}."
+        tokens = self.token_words()
+        if tokens:
+            text += " " + tokens
         if self.diff is not None and self.diff.not_compared:
             names = " and ".join(LIST_KINDS[name].plural for name in self.diff.not_compared)
             text += f" Not compared: {names} (a walk did not list them whole)."
@@ -203,6 +221,26 @@ class DriftReport:
         if with_pins and self.pins is not None:
             text += " " + self.pins.summary()
         return text
+
+    def token_words(self) -> str:
+        """`The tools cost 236 → 269 tokens (+33 tokens).`, or the cost alone without a base; empty until counted
+        and when the cost did not change."""
+        new, old = self.tokens, self.base_tokens
+        if new is None or (old is not None and self.diff is not None and old.total == new.total):
+            return ""
+        if old is None or self.diff is None:
+            return f"The tools cost {token_words(new.total)} ({ENCODING})."
+        return f"The tools cost {old.total:,} → {token_words(new.total)} ({delta_words(new.total - old.total)})."
+
+    def token_deltas(self) -> dict[str, int]:
+        """Each tool whose cost changed since the base, by name (gone: minus what it cost); empty until counted."""
+        new, old = self.tokens, self.base_tokens
+        if new is None or old is None:
+            return {}
+        before, after = old.tools, new.tools
+        deltas = {name: tokens - before.get(name, 0) for name, tokens in after.items() if tokens != before.get(name)}
+        deltas.update({name: -tokens for name, tokens in before.items() if name not in after})
+        return deltas
 
 
 def counts_words(counts: Mapping[Severity, int]) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 
-from catalog_inspector.core.catalog import LIST_KINDS
+from catalog_inspector.core.catalog import LIST_KINDS, delta_words
 from catalog_inspector.core.drift import ABSENT, DriftRow, Severity
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui.models.flat_table import FlatTableModel, Index
@@ -17,8 +17,9 @@ from catalog_inspector.ui.models.roles import Role, tooltip
 
 __all__ = ["DriftModel", "value_text"]
 
-HEADERS = ("Severity", "List", "Item", "Field", "Pointer", "Old", "New", "Why")
-SEVERITY, LIST, ITEM, FIELD, POINTER, OLD, NEW, REASON = range(len(HEADERS))
+HEADERS = ("Severity", "List", "Item", "Field", "Pointer", "Old", "New", "Why", "Δ tokens")
+SEVERITY, LIST, ITEM, FIELD, POINTER, OLD, NEW, REASON, TOKENS = range(len(HEADERS))
+TOKENS_TIP = "What the tool's cost in a model's context changed by (o200k_base tokens), all of its changes together."
 CELL = 160  # characters of a value shown in a cell; the panes below show it whole
 WHOLE = {"removed": "(whole item)", "added": "(whole item)", "moved": "(order)"}
 SEVERITY_COLORS = {Severity.BREAKING: "#ffd9d6", Severity.WARNING: "#fff0c2", Severity.INFO: "#e8f0fe"}
@@ -40,6 +41,15 @@ class DriftModel(FlatTableModel):
         # A cell's text, made once: an old or new value can be a megabyte of JSON, and a view asks
         # for the same cell on every repaint (display, tooltip, full text).
         self._texts: dict[tuple[int, int, bool], str] = {}
+        self._deltas: dict[str, int] = {}  # tool → its change in tokens (the report's, once counted)
+
+    def set_token_deltas(self, deltas: dict[str, int]) -> None:
+        """Each tool's change in tokens, for the last column (one dataChanged over it)."""
+        if deltas == self._deltas:
+            return
+        self._deltas = dict(deltas)
+        if self._rows:
+            self.dataChanged.emit(self.index(0, TOKENS), self.index(len(self._rows) - 1, TOKENS))
 
     @property
     def rows(self) -> Sequence[DriftRow]:
@@ -63,6 +73,13 @@ class DriftModel(FlatTableModel):
         if row is None:
             return None
         column = index.column()
+        if column == TOKENS:
+            delta = self._deltas.get(row.key) if row.list_name == "tools" else None
+            if role == Qt.ItemDataRole.DisplayRole:
+                return delta_words(delta) if delta is not None else ""
+            if role == Qt.ItemDataRole.ToolTipRole and delta is not None:
+                return tooltip(TOKENS_TIP)
+            return None if role != Role.RAW else row
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(index.row(), row, column, False)
         if role == Qt.ItemDataRole.BackgroundRole and column == SEVERITY:

@@ -64,8 +64,8 @@ __all__ = ["CHUNK", "KEEP_CHUNKS", "ToolTreeModel", "annotation_badges"]
 
 Index = QModelIndex | QPersistentModelIndex
 
-NAME, TITLE, ANNOTATIONS, DESCRIPTION = range(4)
-HEADERS = ("Name", "Title", "Annotations", "Description")
+NAME, TITLE, ANNOTATIONS, TOKENS, DESCRIPTION = range(5)
+HEADERS = ("Name", "Title", "Annotations", "Tokens", "Description")
 LAST_COLUMN = len(HEADERS) - 1
 CHUNK = 1_000  # top-level rows exposed at a time (QTreeView relays them all out on each change: ~4 ms)
 KEEP_CHUNKS = 3  # a change keeps at most this many chunks of what the user had scrolled through
@@ -80,6 +80,7 @@ _SERVED_ROLES = frozenset(
         _R.ToolTipRole,
         _R.FontRole,
         _R.ForegroundRole,
+        _R.TextAlignmentRole,
         Role.RAW,
         Role.KEY,
         Role.SEARCH,
@@ -94,6 +95,12 @@ MARKS = {
     "removed": ("− ", "#9e9e9e", "Removed by the last refresh: shown greyed until the next one."),
 }
 FLAG = ("⚑ ", "#c62828", "Differs from the catalog you approved: approve it again once you have checked it.")
+TOKENS_TIP = (
+    "What the tool costs in a model's context before the first message: its name, title, description and "
+    "schemas as a host sends them, in o200k_base tokens (GPT-4o's encoding; other models' differ by a few "
+    "percent). Hosts add a few tokens of framing per tool."
+)
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 # A tool whose x-mcp-header annotation is invalid: kept and shown, with what a conforming client does with it.
 EXCLUDED = ("⊘ excluded", "Excluded by conforming 2026-07-28 clients:")
 
@@ -138,6 +145,9 @@ class ToolTreeModel(QAbstractItemModel):
         self._flagged: frozenset[str] = frozenset()  # tools that differ from the approved catalog
         self._linted: dict[str, str] = {}  # tools whose schemas a strict host would reject → why
         self._excluded: dict[str, str] = {}  # tools conforming 2026-07-28 clients drop → why (x-mcp-header)
+        self._lint_levels: dict[str, str] = {}  # tool → its worst lint severity (error, warning, info)
+        self._tokens: dict[str, int] = {}  # tool → what it costs in a model's context (`core.catalog.tokens`)
+        self._sort: tuple[int, bool] | None = None  # (column, descending) the rows are sorted by; None: server order
 
     # -- applying a catalog or a filter -------------------------------------
     def tool_names(self) -> list[str]:
@@ -162,6 +172,53 @@ class ToolTreeModel(QAbstractItemModel):
         self._marks, self._flagged, self._linted, self._excluded = dict(marks), flagged, dict(linted), dict(excluded)
         if self._exposed:
             self.dataChanged.emit(self.index(0, 0), self.index(self._exposed - 1, LAST_COLUMN))
+
+    def set_lint_levels(self, levels: dict[str, str]) -> None:
+        """Each linted tool's worst severity: `⚠ lint` for an error or a warning, `ⓘ lint` for notes alone."""
+        if levels != self._lint_levels:
+            self._lint_levels = dict(levels)
+            if self._exposed:
+                self.dataChanged.emit(self.index(0, ANNOTATIONS), self.index(self._exposed - 1, ANNOTATIONS))
+
+    def set_tokens(self, tokens: dict[str, int]) -> None:
+        """Each tool's cost in tokens (the Tokens column); sorted by it, the rows take their new order."""
+        if tokens == self._tokens:
+            return
+        self._tokens = dict(tokens)
+        if self._sort is not None and self._sort[0] == TOKENS:
+            self._show(self._ordered(self._matching(self._all)), [])
+        if self._exposed:
+            self.dataChanged.emit(self.index(0, TOKENS), self.index(self._exposed - 1, TOKENS))
+
+    def tokens_of(self, name: str) -> int | None:
+        return self._tokens.get(name)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Rows by a column (a view's header click); the server's order again for a column past the last.
+
+        Linear-logarithmic in the tools shown, and a relayout like a filter's: expanded rows and the
+        selection follow their tools.
+        """
+        self._sort = (column, order == Qt.SortOrder.DescendingOrder) if 0 <= column <= LAST_COLUMN else None
+        self._show(self._ordered(self._matching(self._all)), [])
+
+    def _ordered(self, nodes: list[Node]) -> list[Node]:
+        if self._sort is None:
+            return nodes
+        column, descending = self._sort
+        if column == TOKENS:
+            tokens = self._tokens
+            return sorted(nodes, key=lambda node: tokens.get(node.key, -1), reverse=descending)
+        if column == TITLE:
+            return sorted(
+                nodes, key=lambda node: str((node.tool or {}).get("title") or "").casefold(), reverse=descending
+            )
+        if column == DESCRIPTION:
+            return sorted(nodes, key=lambda node: first_line(description_of(node.tool or {})).casefold(),
+                          reverse=descending)  # fmt: skip
+        if column == ANNOTATIONS:
+            return sorted(nodes, key=lambda node: " ".join(annotation_badges(node.tool or {})), reverse=descending)
+        return sorted(nodes, key=lambda node: node.key.casefold(), reverse=descending)
 
     def mark_of(self, name: str) -> str:
         return self._marks.get(name, "")
@@ -212,7 +269,7 @@ class ToolTreeModel(QAbstractItemModel):
         self._retired = plan.retired
         self._by_name = plan.by_name
         self._all = list(plan.by_name.values())  # dicts keep insertion order: the server's
-        shown = self._matching(self._all)
+        shown = self._ordered(self._matching(self._all))
         if shown == self._tools:  # identity, element by element: no row moves
             self._rebuild_children(rebuilt)
             rows = sorted(node.row for node, _, _ in plan.edited if 0 <= node.row < self._exposed)
@@ -226,10 +283,10 @@ class ToolTreeModel(QAbstractItemModel):
         needle = text.casefold().strip()
         if needle == self._needle:
             return
-        # Typing on only narrows: a tool without the shorter needle lacks the longer one.
-        pool = self._tools if self._needle in needle else self._all
+        narrowing = self._needle in needle
         self._needle = needle
-        self._show(self._matching(pool), [])
+        # Typing on only narrows the rows shown (already in their order); anything else starts from the catalog.
+        self._show(self._matching(self._tools) if narrowing else self._ordered(self._matching(self._all)), [])
 
     def _matching(self, nodes: list[Node]) -> list[Node]:
         needle = self._needle
@@ -410,7 +467,8 @@ class ToolTreeModel(QAbstractItemModel):
             if lint is not None or excluded is not None:
                 if role == _R.ToolTipRole:  # the lint, once made, lists the exclusion with the rest
                     return tooltip(lint if lint is not None else f"{EXCLUDED[1]} {excluded}")
-                return " · ".join([EXCLUDED[0] if excluded is not None else "⚠ schema", *annotation_badges(tool)])
+                badge = "⚠ lint" if self._lint_levels.get(node.key, "warning") != "info" else "ⓘ lint"
+                return " · ".join([EXCLUDED[0] if excluded is not None else badge, *annotation_badges(tool)])
         description = description_of(tool)
         if role == Qt.ItemDataRole.DisplayRole:
             if column == NAME:
@@ -421,6 +479,9 @@ class ToolTreeModel(QAbstractItemModel):
                 return visible(title, PREVIEW) if isinstance(title, str) else ""
             if column == ANNOTATIONS:
                 return " · ".join(annotation_badges(tool))
+            if column == TOKENS:
+                tokens = self._tokens.get(node.key)
+                return f"{tokens:,}" if tokens is not None else ""
             if column == DESCRIPTION:
                 return visible(first_line(description))
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -428,6 +489,10 @@ class ToolTreeModel(QAbstractItemModel):
                 return tooltip(f"Unusual name: {visible(node.key)} (outside A–Z a–z 0–9 . _ -, or longer than 128)")
             if column == DESCRIPTION and description:
                 return tooltip(description)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _RIGHT if column == TOKENS else None
+        if role == Qt.ItemDataRole.ToolTipRole and column == TOKENS and node.key in self._tokens:
+            return tooltip(TOKENS_TIP)
         if role == Qt.ItemDataRole.ForegroundRole and column == NAME and not is_plain_name(node.key):
             return QBrush(QColor("#b35900"))
         if role == Qt.ItemDataRole.FontRole and column == NAME:

@@ -8,6 +8,8 @@ report table (and lose its selection), and an approval does not re-plan the tree
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import QObject, Signal
 
 from catalog_inspector.core.config import profile_choices
@@ -32,6 +34,7 @@ class DriftPresenter(QObject):
         history_changed(): `history` changed.
         comparison_changed(): `comparison` changed (a comparison came, or the report is shown again).
         walk_as_changed(): a walk of this server as another client began or ended (`walking_as`).
+        tokens_changed(): the report now says both catalogs' tokens (`DriftReport.token_words`).
     """
 
     report_changed = Signal()
@@ -39,6 +42,7 @@ class DriftPresenter(QObject):
     history_changed = Signal()
     comparison_changed = Signal()
     walk_as_changed = Signal()
+    tokens_changed = Signal()
 
     def __init__(
         self,
@@ -54,6 +58,7 @@ class DriftPresenter(QObject):
         self.comparison: Comparison | None = None
         self.selected: tuple[str, str, str, str] | None = None
         tracker.report_ready.connect(self._on_tracker_report_ready)
+        tracker.tokens_counted.connect(self._on_tracker_tokens_counted)
         tracker.approval_changed.connect(self._on_tracker_approval_changed)
         tracker.history_changed.connect(self._on_tracker_history_changed)
         tracker.comparison_ready.connect(self._on_tracker_comparison_ready)
@@ -94,6 +99,12 @@ class DriftPresenter(QObject):
 
     def forget_approval(self) -> None:
         self._tracker.forget_approval(self.name)
+
+    def import_approval(self, path: Path) -> None:
+        self._tracker.import_approval(self.name, path)
+
+    def export_approval(self, path: Path) -> bool:
+        return self._tracker.export_approval(self.name, path)
 
     def compare(self, old: Entry, new: Entry | None) -> None:
         """Compare two kept snapshots (`new` None: with the catalog shown now); `comparison_changed` follows."""
@@ -138,6 +149,10 @@ class DriftPresenter(QObject):
         if name == self.name:
             self.selected = None if self.comparison is None else self.selected
             self.report_changed.emit()
+
+    def _on_tracker_tokens_counted(self, name: str) -> None:
+        if name == self.name:
+            self.tokens_changed.emit()
 
     def _on_tracker_approval_changed(self, name: str) -> None:
         if name == self.name:

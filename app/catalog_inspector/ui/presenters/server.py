@@ -15,12 +15,13 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.calls import lint_words
+from catalog_inspector.core.calls import lint_words, worst_severity
 from catalog_inspector.core.catalog import (
     LIST_KINDS,
     LIST_NAMES,
     PageRecord,
     Snapshot,
+    TokenCount,
     Which,
     apps_json,
     cacheable_words,
@@ -28,6 +29,7 @@ from catalog_inspector.core.catalog import (
     icon_words,
     icons_of,
     taken_words,
+    token_words,
     unimplemented_words,
 )
 from catalog_inspector.core.config import launch_words
@@ -78,12 +80,13 @@ class ServerPresenter(QObject):
         catalog_changed(): a new catalog was accepted, with its first report when there is a tracker
             (the tree and the lists follow once).
         marks_changed(): the tool tree's marks changed without a new catalog (an approval, its check).
-        lint_changed(): the accepted catalog's lint is ready (`lint_marks`).
+        lint_changed(): the accepted catalog's lint (`lint_marks`) or its tokens (`token_marks`) are ready.
         walks_changed(): the walks the timelines offer changed.
         pages_added(str): the live walk of this list (name) has new pages in its sequence.
         details_changed(): the server details (`server_text`) or whether it can sign out changed.
         log_lines(object): lines for the server log (a list of str, already made visible).
         input_changed(): a question of the server's began or stopped waiting for the person (`waiting`).
+        tokens_changed(): the shown catalog's tokens (and its drift base's) were counted (`tokens`).
     """
 
     header_changed = Signal()
@@ -96,6 +99,7 @@ class ServerPresenter(QObject):
     details_changed = Signal()
     log_lines = Signal(object)
     input_changed = Signal()
+    tokens_changed = Signal()
 
     def __init__(
         self,
@@ -134,6 +138,7 @@ class ServerPresenter(QObject):
         if tracker is not None:
             tracker.report_ready.connect(self._on_tracker_report_ready)
             tracker.approval_changed.connect(self._on_tracker_approval_changed)
+            tracker.tokens_counted.connect(self._on_tracker_tokens_counted)
         self._calls.catalog_linted.connect(self._on_calls_catalog_linted)
         # Bound methods, not lambdas: Qt drops these connections when the presenter is deleted.
         # Every walk, acceptance, failure and cancel changes the state too: state_changed
@@ -175,6 +180,10 @@ class ServerPresenter(QObject):
         )
         version = accepted.server.get("protocol_version") or "?"
         tools = f"{count:,} tool{'s' if count != 1 else ''}"
+        tokens = self.tokens()
+        if tokens is not None:  # what they cost a model's context (and a host that reads one page)
+            first = f", {tokens.first_page:,} on page 1" if len(accepted.tools.pages) > 1 else ""
+            tools = f"{tools} ({token_words(tokens.total)}{first})"
         taken = taken_words(accepted.taken_at, date=False)
         text = f"{head}: {tools}, taken at {taken} · protocol {version} · {current.spec.transport} · {state}"
         mark = list_mark(accepted)
@@ -362,6 +371,22 @@ class ServerPresenter(QObject):
         linted = self._calls.lints.get(self.name, {})
         return {tool: lint_words(issues) for tool, issues in linted.items()}
 
+    def lint_levels(self) -> dict[str, str]:
+        """Each linted tool's worst severity (`error`, `warning`, `info`)."""
+        linted = self._calls.lints.get(self.name, {})
+        return {tool: str(worst) for tool, issues in linted.items() if (worst := worst_severity(issues)) is not None}
+
+    def tokens(self) -> TokenCount | None:
+        """The shown catalog's cost in tokens, once counted (None before, or for another catalog)."""
+        report, shown = self.report, self._published
+        if report is None or shown is None or report.taken_at != shown.taken_at:
+            return None
+        return report.tokens
+
+    def token_marks(self) -> dict[str, int]:
+        count = self.tokens()
+        return dict(count.tools) if count is not None else {}
+
     def excluded_marks(self) -> dict[str, str]:
         """The shown catalog's tools conforming 2026-07-28 clients exclude (name → why); known with the catalog."""
         shown = self._published
@@ -528,6 +553,12 @@ class ServerPresenter(QObject):
     def _on_calls_catalog_linted(self, name: str) -> None:
         if name == self.name:
             self.lint_changed.emit()
+
+    def _on_tracker_tokens_counted(self, name: str) -> None:
+        if name == self.name:
+            self.lint_changed.emit()
+            self.header_changed.emit()  # the subtitle says the total
+            self.tokens_changed.emit()
 
     def _on_supervisor_log_appended(self, lines: list[str]) -> None:
         self.log_lines.emit([visible(line) for line in lines])

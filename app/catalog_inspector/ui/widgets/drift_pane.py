@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QItemSelection, QItemSelectionModel, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFileDialog,
     QHBoxLayout,
     QLabel,
     QListView,
@@ -19,7 +21,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.drift import DEFAULT_KEEP, Comparison, DriftReport, DriftRow, Entry, counts_words
+from catalog_inspector.core.drift import (
+    DEFAULT_KEEP,
+    LOCKFILE_NAME,
+    Comparison,
+    DriftReport,
+    DriftRow,
+    Entry,
+    counts_words,
+)
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui.models.drift_rows import DriftModel, value_text
 from catalog_inspector.ui.models.history_list import HistoryModel
@@ -31,6 +41,8 @@ from catalog_inspector.ui.widgets.tables import compact_table
 from catalog_inspector.ui.widgets.walk_as import WalkAsButton
 
 __all__ = ["DriftPane"]
+
+LOCKFILE_FILTER = "Catalog lockfiles (*.lock.json *.json);;All files (*)"
 
 VALUE_CAP = 100_000
 
@@ -67,12 +79,21 @@ class DriftPane(QWidget):
         self.approve_button = QPushButton("Approve this catalog", self)
         self.approve_button.setObjectName("approveButton")
         self.approve_button.setToolTip(
-            "Pin every tool's name, description, annotations and schemas: later catalogs that differ are flagged"
+            "Pin every item of every list (tools, prompts, resources, templates, their _meta too): later catalogs "
+            "that differ are flagged"
         )
         self.approve_button.clicked.connect(self.approve_clicked)
         self.forget_button = QPushButton("Forget approval", self)
         self.forget_button.setObjectName("forgetApprovalButton")
         self.forget_button.clicked.connect(self.forget_clicked)
+        self.import_button = QPushButton("Import…", self)
+        self.import_button.setObjectName("importApprovalButton")
+        self.import_button.setToolTip(f"Make a lockfile ({LOCKFILE_NAME}, from `approve` or an export) the approval")
+        self.import_button.clicked.connect(lambda: self.import_approval())
+        self.export_button = QPushButton("Export…", self)
+        self.export_button.setObjectName("exportApprovalButton")
+        self.export_button.setToolTip("Write the approval as a lockfile that `check --pins` reads in CI")
+        self.export_button.clicked.connect(lambda: self.export_approval())
         self.latest_button = QPushButton("Show last refresh", self)
         self.latest_button.setObjectName("lastRefreshButton")
         self.latest_button.clicked.connect(self._on_latest_clicked)
@@ -145,6 +166,8 @@ class DriftPane(QWidget):
         pins.addWidget(self.pin_status, 1)
         pins.addWidget(self.approve_button)
         pins.addWidget(self.forget_button)
+        pins.addWidget(self.import_button)
+        pins.addWidget(self.export_button)
         changes = QSplitter(Qt.Orientation.Vertical, self)
         changes.addWidget(self.view)
         changes.addWidget(sides)
@@ -165,14 +188,31 @@ class DriftPane(QWidget):
         self._update_buttons()
         self.show_report(None, has_catalog=False, approved=False)
 
+    def import_approval(self, path: Path | None = None) -> None:
+        """Import a lockfile as the approval (`path` None: ask for one)."""
+        if self.presenter is not None and (path := path or self._lockfile("Import an approval", save=False)):
+            self.presenter.import_approval(path)
+
+    def export_approval(self, path: Path | None = None) -> None:
+        """Export the approval as a lockfile (`path` None: ask where)."""
+        if self.presenter is None or not self.presenter.approved:
+            return
+        if path := path or self._lockfile("Export the approval", save=True):
+            self.presenter.export_approval(path)
+
+    def _lockfile(self, title: str, save: bool) -> Path | None:
+        ask = QFileDialog.getSaveFileName if save else QFileDialog.getOpenFileName
+        chosen, _ = ask(self, title, LOCKFILE_NAME, LOCKFILE_FILTER)
+        return Path(chosen) if chosen else None
+
     @property
     def showing_comparison(self) -> bool:
         return self.presenter is not None and self.presenter.comparison is not None
 
     # -- binding -------------------------------------------------------------------
     _PANE_SIGNALS = ("approve_clicked", "forget_clicked", "compare_requested", "delete_requested")
-    _PRESENTER_SIGNALS = ("report_changed", "approval_changed", "history_changed", "comparison_changed",
-                          "walk_as_changed")  # fmt: skip
+    _PRESENTER_SIGNALS = ("report_changed", "tokens_changed", "approval_changed", "history_changed",
+                          "comparison_changed", "walk_as_changed")  # fmt: skip
 
     def bind(self, presenter: DriftPresenter | None) -> None:
         """Render this server's Drift tab and send what the person does there to it (None: no server)."""
@@ -201,6 +241,15 @@ class DriftPane(QWidget):
 
     def _on_presenter_report_changed(self) -> None:
         self._render_report()
+
+    def _on_presenter_tokens_changed(self) -> None:
+        """The tokens came after the report: the summary and the last column, the rows and the selection kept."""
+        presenter = self.presenter
+        report = presenter.report if presenter is not None else None
+        if report is None or self.showing_comparison:
+            return
+        self.summary.setText(report.headline(with_pins=False))
+        self.model.set_token_deltas(report.token_deltas())
 
     def _on_presenter_walk_as_changed(self) -> None:
         presenter = self.presenter
@@ -236,6 +285,8 @@ class DriftPane(QWidget):
         self.approve_button.setEnabled(has_catalog)
         self._on_presenter_walk_as_changed()  # a first catalog makes it possible
         self.forget_button.setEnabled(approved)
+        self.import_button.setEnabled(has_catalog)
+        self.export_button.setEnabled(approved)
         if report is not None and report.pins is not None:
             self.pin_status.setText("Approval: " + report.pins.summary())
         elif approved:
@@ -254,6 +305,7 @@ class DriftPane(QWidget):
             return
         self.summary.setText(report.headline(with_pins=False))
         self._show_rows(report.rows)
+        self.model.set_token_deltas(report.token_deltas())
 
     def show_comparison(self, comparison: Comparison) -> None:
         self.latest_button.setEnabled(True)

@@ -106,8 +106,12 @@ class ToolsPane(QWidget):
         self.tree.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.tree.header().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.tree.header().setStretchLastSection(True)
-        for column, width in enumerate((170, 130, 150)):
+        for column, width in enumerate((170, 130, 150, 64)):
             self.tree.setColumnWidth(column, width)
+        # Sorted by a header click, in three turns: up, down, and the server's order again.
+        self.tree.header().setSortIndicatorClearable(True)
+        self.tree.header().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.tree.setSortingEnabled(True)
         self.tree.selectionModel().currentRowChanged.connect(self._on_current)
         # An empty result says so where the rows would be, not in a corner.
         self.empty_hint = QLabel(self.tree.viewport())
@@ -163,12 +167,19 @@ class ToolsPane(QWidget):
         else:
             QTimer.singleShot(0, self, self._plan_step)
 
-    def set_lint(self, linted: dict[str, str], excluded: dict[str, str] | None = None) -> None:
-        """Tools whose schemas a strict host would reject (name → words) and those conforming 2026-07-28 clients
-        exclude (name → why), marked in the Annotations column."""
+    def set_lint(
+        self, linted: dict[str, str], excluded: dict[str, str] | None = None, levels: dict[str, str] | None = None
+    ) -> None:
+        """Tools with lint issues (name → words; `levels`: name → the worst severity) and those conforming
+        2026-07-28 clients exclude (name → why), marked in the Annotations column."""
         self._linted, self._excluded = dict(linted), dict(excluded or {})
+        self.model.set_lint_levels(levels or {})
         if not self.planning:
             self.model.set_marks(*self._marks, self._linted, self._excluded)
+
+    def set_tokens(self, tokens: dict[str, int]) -> None:
+        """Each tool's cost in tokens, for the Tokens column (empty until counted)."""
+        self.model.set_tokens(tokens)
 
     @property
     def marks(self) -> tuple[dict[str, str], frozenset[str]]:
