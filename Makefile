@@ -42,6 +42,7 @@ bench: $(STAMP) $(BENCH_DIR)/.installed-$(INSPECTOR_VERSION)
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/bench_quit.py
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/bench_input_panel.py
 	QT_QPA_PLATFORM=offscreen $(PY) tests/benchmarks/bench_server_log.py
+	PYTHONPATH=$(CURDIR) $(PY) tests/benchmarks/bench_fleet.py
 
 # Mutation testing (mutmut 3) of the enumerator, the error classifier, the diff engine and its severity
 # rules, against the fast core tests chosen in pyproject.toml's [tool.mutmut]; prints the score per module

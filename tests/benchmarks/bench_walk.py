@@ -128,6 +128,7 @@ def app(tools: int, page_size: int) -> dict[str, float]:
     from PySide6.QtCore import QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
+    from catalog_inspector.core.catalog import preload_encoding
     from catalog_inspector.core.config import Limits, ServerSpec
     from catalog_inspector.runtime import Runtime
     from catalog_inspector.ui.app import freeze_startup_objects, prefer_the_gui_thread
@@ -197,6 +198,7 @@ def app(tools: int, page_size: int) -> dict[str, float]:
     window.pages.build_all()  # as the app does after the first frame
     window.tools_pane.tools_applied.connect(on_applied)
     import_engine()  # as run_app does behind the window: nothing the walk needs is imported during it
+    preload_encoding()  # and the token table, which run_app loads behind the window once the engine is in
     freeze_startup_objects()  # as run_app does
     prefer_the_gui_thread()
     start[0] = time.perf_counter()

@@ -23,7 +23,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.catalog import Snapshot, TokenCount, count_snapshot
+from catalog_inspector.core.catalog import Snapshot, count_snapshot_steps, preload_encoding
 from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.drift import (
     CatalogDiff,
@@ -43,6 +43,7 @@ from catalog_inspector.core.drift import (
     read_lockfile,
     rows_steps,
     save_pins,
+    token_deltas_of,
     write_lockfile,
 )
 from catalog_inspector.core.steps import Steps
@@ -57,10 +58,6 @@ __all__ = ["Comparison", "DriftTracker"]
 
 def _collisions_of(accepted: dict[str, tuple[dict[str, Any], ...]]) -> Steps[dict[str, tuple[str, ...]]]:
     return collisions_steps({name: (str(tool.get("name", "")) for tool in tools) for name, tools in accepted.items()})
-
-
-def _counts(previous: Snapshot | None, snapshot: Snapshot) -> tuple[TokenCount | None, TokenCount | None]:
-    return (count_snapshot(previous) if previous is not None else None), count_snapshot(snapshot)
 
 
 def _with_pins(report: DriftReport, pins: PinCheck | None) -> DriftReport:
@@ -232,10 +229,12 @@ class DriftTracker(QObject):
             await self._refresh_entries(spec)
 
     async def _count(self, spec: ServerSpec, previous: Snapshot | None, snapshot: Snapshot) -> None:
-        """Both catalogs' tokens into the report, after it is out (the window does not wait for them): on a worker
-        thread, where tiktoken encodes without the GIL (`core.catalog.tokens`)."""
+        """Both catalogs' tokens into the report, after it is out (the window does not wait for them), counted
+        between the window's events (`core.catalog.tokens`)."""
         try:
-            base, count = await self._offload.run(_counts, previous, snapshot)
+            await self._offload.run(preload_encoding)  # loaded behind the window at start-up, as a rule: a no-op
+            base = await self._offload.in_slices(count_snapshot_steps(previous)) if previous is not None else None
+            count = await self._offload.in_slices(count_snapshot_steps(snapshot))
         except OffloadClosed:
             return
         except Exception as exc:  # a count that fails costs the tokens only
@@ -244,7 +243,8 @@ class DriftTracker(QObject):
         report = self.reports.get(spec.name)
         if report is None or self._reported.get(spec.name) is not snapshot or not self._follows(spec):
             return  # a newer catalog's report replaced it meanwhile
-        self.reports[spec.name] = replace(report, tokens=count, base_tokens=base)
+        deltas = token_deltas_of(base, count)
+        self.reports[spec.name] = replace(report, tokens=count, base_tokens=base, tool_token_deltas=deltas)
         self.tokens_counted.emit(spec.name)
 
     def _compared_with(self, spec: ServerSpec, previous: Snapshot | None) -> tuple[Snapshot | None, Pins | None]:

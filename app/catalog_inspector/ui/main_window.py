@@ -461,7 +461,7 @@ class MainWindow(QMainWindow):
 
     def _on_presenter_lint_changed(self) -> None:
         if (presenter := self._presenter) is not None:
-            self.tools_pane.set_lint(presenter.lint_marks(), presenter.excluded_marks(), presenter.lint_levels())
+            self.tools_pane.set_lint(presenter.lint_marks(), presenter.excluded_marks())
             self.tools_pane.set_tokens(presenter.token_marks())
 
     def show_reach(self) -> None:

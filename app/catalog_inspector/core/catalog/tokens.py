@@ -18,8 +18,10 @@ different per host): the counts are the catalog's share, comparable between walk
 lists are counted (`lists`) but are not in `total`: hosts show prompts and resources
 to the user and send the chosen one only.
 
-Qt-free; the counting itself runs in tiktoken's Rust code without the GIL, the
-rest (JSON encoding) is a few microseconds a tool. The app counts on a worker thread.
+Qt-free. The encoding itself runs in tiktoken's Rust code without the GIL; a
+tool's JSON is a few microseconds of Python with it, so the app counts between
+its events (`count_snapshot_steps`), after loading the table behind its window at
+start-up (the one part that holds the GIL for long: ~0.2 s, once).
 """
 
 from __future__ import annotations
@@ -28,12 +30,14 @@ import base64
 import gzip
 import json
 import threading
+import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from catalog_inspector.core.catalog.lists import LIST_KINDS, LIST_NAMES
+from catalog_inspector.core.steps import Steps, run_whole
 
 if TYPE_CHECKING:
     import tiktoken
@@ -45,11 +49,13 @@ __all__ = [
     "TokenCount",
     "count_items",
     "count_snapshot",
+    "count_snapshot_steps",
     "count_texts",
     "delta_words",
     "encoding",
     "host_text",
     "preload",
+    "preload_encoding",
     "token_words",
 ]
 
@@ -58,6 +64,8 @@ DATA_FILE = "o200k_base.json.gz"
 TOOL_FIELDS = ("name", "title", "description", "inputSchema", "outputSchema")
 LEFT_OUT = frozenset({"_meta", "icons"})  # of the other lists' items: never in a prompt
 PIECE = 32_768  # characters counted at once (see `count_texts`)
+LOAD_POLITE_EVERY = 2_000  # ranks read between two lets-go of the GIL (~0.5 ms; see `_polite`)
+COUNT_EVERY = 32  # items counted a step (about 0.7 ms of rich tools)
 NEAR = 1_024  # how far back from a cut a space is looked for
 
 _lock = threading.Lock()
@@ -73,7 +81,7 @@ def _ranks(bpe_ranks: str) -> dict[bytes, int]:
             continue
         _, offset, *tokens = line.split(" ")
         start = int(offset)
-        for position, token in enumerate(tokens):
+        for position, token in enumerate(_polite(tokens, LOAD_POLITE_EVERY)):
             ranks[decode(token)] = start + position
     return ranks
 
@@ -95,6 +103,15 @@ def encoding() -> tiktoken.Encoding:
                 )
             )
         return _loaded[0]
+
+
+def preload_encoding() -> None:
+    """Load the encoding now, on this thread (the app's start-up does it behind its window); never raises: a
+    table that cannot be loaded is said by the first count."""
+    try:
+        encoding()
+    except Exception:  # noqa: BLE001  # said where it matters: the count that needs it
+        return
 
 
 def preload() -> threading.Thread:
@@ -183,25 +200,48 @@ class TokenCount:
             return None
 
 
+def _polite(items: Iterable[Any], every: int) -> Iterator[Any]:
+    """`items`, with the GIL let go every `every` of them: a loop of Python on a worker thread otherwise gives it
+    back only every 5 ms, and each wait of the window's thread is a stall."""
+    for position, item in enumerate(items, 1):
+        yield item
+        if position % every == 0:
+            time.sleep(0)
+
+
 def count_items(list_name: str, items: Sequence[Mapping[str, Any]]) -> list[int]:
     return count_texts(host_text(list_name, item) for item in items)
 
 
+def count_items_steps(list_name: str, items: Sequence[Mapping[str, Any]]) -> Steps[list[int]]:
+    """`count_items` in small steps (`core.steps`): COUNT_EVERY items a step, well under a millisecond."""
+    counts: list[int] = []
+    for start in range(0, len(items), COUNT_EVERY):
+        counts.extend(count_items(list_name, items[start : start + COUNT_EVERY]))
+        yield
+    return counts
+
+
 def count_snapshot(snapshot: Snapshot) -> TokenCount | None:
     """The catalog's tokens, or None when its tools were not accepted (no catalog to count)."""
+    return run_whole(count_snapshot_steps(snapshot))
+
+
+def count_snapshot_steps(snapshot: Snapshot) -> Steps[TokenCount | None]:
+    """`count_snapshot` in small steps (`core.steps`): the window counts between its events. A thread is no
+    way here: a tool's JSON holds the GIL, and counting 10,000 tools on one stalled a refresh 40 ms."""
     if snapshot.status != "complete":
         return None
     tools = snapshot.tools
     key = LIST_KINDS["tools"].key_field
-    per_tool: dict[str, int] = {}
-    for item, tokens in zip(tools.items, count_items("tools", tools.items), strict=True):
-        per_tool[str(item.get(key))] = tokens
+    counted = yield from count_items_steps("tools", tools.items)
+    per_tool = {str(item.get(key)): tokens for item, tokens in zip(tools.items, counted, strict=True)}
     first = tools.pages[0].names if tools.pages else ()
     lists = {"tools": sum(per_tool.values())}
     for name in LIST_NAMES[1:]:
         result = snapshot.lists[name]
         if result.judged:
-            lists[name] = sum(count_items(name, result.items))
+            lists[name] = sum((yield from count_items_steps(name, result.items)))
     return TokenCount(ENCODING, lists["tools"], sum(per_tool.get(name, 0) for name in first), per_tool, lists)
 
 

@@ -56,6 +56,7 @@ from catalog_inspector.core.drift.report import (
     not_judged,
     rows_of,
     rows_steps,
+    token_deltas_of,
 )
 
 __all__ = [
@@ -96,5 +97,6 @@ __all__ = [
     "load_pins",
     "rows_of",
     "rows_steps",
+    "token_deltas_of",
     "save_pins",
 ]

@@ -162,6 +162,7 @@ class DriftReport:
     apps: Mapping[str, Any] | None = None
     tokens: TokenCount | None = None
     base_tokens: TokenCount | None = None
+    tool_token_deltas: Mapping[str, int] = field(default_factory=dict)
 
     @cached_property
     def worst(self) -> Severity | None:
@@ -232,15 +233,20 @@ class DriftReport:
             return f"The tools cost {token_words(new.total)} ({ENCODING})."
         return f"The tools cost {old.total:,} → {token_words(new.total)} ({delta_words(new.total - old.total)})."
 
-    def token_deltas(self) -> dict[str, int]:
-        """Each tool whose cost changed since the base, by name (gone: minus what it cost); empty until counted."""
-        new, old = self.tokens, self.base_tokens
-        if new is None or old is None:
-            return {}
-        before, after = old.tools, new.tools
-        deltas = {name: tokens - before.get(name, 0) for name, tokens in after.items() if tokens != before.get(name)}
-        deltas.update({name: -tokens for name, tokens in before.items() if name not in after})
-        return deltas
+    def token_deltas(self) -> Mapping[str, int]:
+        """Each tool whose cost changed since the base, by name (gone: minus what it cost); empty until counted.
+        Worked out with the counts, off the GUI thread (`token_deltas_of`)."""
+        return self.tool_token_deltas
+
+
+def token_deltas_of(old: TokenCount | None, new: TokenCount | None) -> dict[str, int]:
+    """Each tool whose cost changed from `old` to `new`, by name (gone: minus what it cost); empty without both."""
+    if new is None or old is None:
+        return {}
+    before, after = old.tools, new.tools
+    deltas = {name: tokens - before.get(name, 0) for name, tokens in after.items() if tokens != before.get(name)}
+    deltas.update({name: -tokens for name, tokens in before.items() if name not in after})
+    return deltas
 
 
 def counts_words(counts: Mapping[Severity, int]) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -41,13 +41,13 @@ class DriftModel(FlatTableModel):
         # A cell's text, made once: an old or new value can be a megabyte of JSON, and a view asks
         # for the same cell on every repaint (display, tooltip, full text).
         self._texts: dict[tuple[int, int, bool], str] = {}
-        self._deltas: dict[str, int] = {}  # tool → its change in tokens (the report's, once counted)
+        self._deltas: Mapping[str, int] = {}  # tool → its change in tokens (the report's own, once counted)
 
-    def set_token_deltas(self, deltas: dict[str, int]) -> None:
-        """Each tool's change in tokens, for the last column (one dataChanged over it)."""
-        if deltas == self._deltas:
+    def set_token_deltas(self, deltas: Mapping[str, int]) -> None:
+        """Each tool's change in tokens, for the last column (one dataChanged over it); kept as given."""
+        if deltas is self._deltas or (not deltas and not self._deltas):
             return
-        self._deltas = dict(deltas)
+        self._deltas = deltas
         if self._rows:
             self.dataChanged.emit(self.index(0, TOKENS), self.index(len(self._rows) - 1, TOKENS))
 

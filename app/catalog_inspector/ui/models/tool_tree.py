@@ -42,12 +42,13 @@ they cost, not what the catalog does.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from catalog_inspector.core.calls import LintIssue, LintSeverity, lint_words, worst_severity
 from catalog_inspector.core.text import first_line, is_plain_name, visible
 from catalog_inspector.ui.models.roles import Role, tooltip
 from catalog_inspector.ui.models.tool_nodes import (
@@ -143,10 +144,11 @@ class ToolTreeModel(QAbstractItemModel):
         self._ghost_font: QFont | None = None
         self._marks: dict[str, str] = {}  # tool name → what the last refresh did to it (see MARKS)
         self._flagged: frozenset[str] = frozenset()  # tools that differ from the approved catalog
-        self._linted: dict[str, str] = {}  # tools whose schemas a strict host would reject → why
+        # Tools with lint issues → the issues, kept as given (the desk's own mapping: 10,000 linted tools are not
+        # copied nor turned into words until a tooltip asks).
+        self._linted: Mapping[str, Sequence[LintIssue]] = {}
         self._excluded: dict[str, str] = {}  # tools conforming 2026-07-28 clients drop → why (x-mcp-header)
-        self._lint_levels: dict[str, str] = {}  # tool → its worst lint severity (error, warning, info)
-        self._tokens: dict[str, int] = {}  # tool → what it costs in a model's context (`core.catalog.tokens`)
+        self._tokens: Mapping[str, int] = {}  # tool → what it costs in a model's context (`core.catalog.tokens`)
         self._sort: tuple[int, bool] | None = None  # (column, descending) the rows are sorted by; None: server order
 
     # -- applying a catalog or a filter -------------------------------------
@@ -159,32 +161,27 @@ class ToolTreeModel(QAbstractItemModel):
         self,
         marks: dict[str, str],
         flagged: frozenset[str] = frozenset(),
-        linted: dict[str, str] | None = None,
+        linted: Mapping[str, Sequence[LintIssue]] | None = None,
         excluded: dict[str, str] | None = None,
     ) -> None:
         """Mark tools as the last refresh left them (`added`, `changed`, `removed` for ghost rows), the ones
-        that differ from the approved catalog, those whose schemas a strict host would reject (`linted`:
-        name → words) and those conforming 2026-07-28 clients exclude (`excluded`: name → why). One
+        that differ from the approved catalog, those with lint issues (`linted`: name → issues, kept as
+        given: a new lint is a new mapping) and those conforming 2026-07-28 clients exclude (`excluded`: name → why). One
         dataChanged over the exposed rows."""
-        linted, excluded = linted or {}, excluded or {}
-        if marks == self._marks and flagged == self._flagged and linted == self._linted and excluded == self._excluded:
+        linted, excluded = linted if linted is not None else {}, excluded or {}
+        same_lint = linted is self._linted or (not linted and not self._linted)
+        if marks == self._marks and flagged == self._flagged and same_lint and excluded == self._excluded:
             return
-        self._marks, self._flagged, self._linted, self._excluded = dict(marks), flagged, dict(linted), dict(excluded)
+        self._marks, self._flagged, self._linted, self._excluded = dict(marks), flagged, linted, dict(excluded)
         if self._exposed:
             self.dataChanged.emit(self.index(0, 0), self.index(self._exposed - 1, LAST_COLUMN))
 
-    def set_lint_levels(self, levels: dict[str, str]) -> None:
-        """Each linted tool's worst severity: `⚠ lint` for an error or a warning, `ⓘ lint` for notes alone."""
-        if levels != self._lint_levels:
-            self._lint_levels = dict(levels)
-            if self._exposed:
-                self.dataChanged.emit(self.index(0, ANNOTATIONS), self.index(self._exposed - 1, ANNOTATIONS))
-
-    def set_tokens(self, tokens: dict[str, int]) -> None:
-        """Each tool's cost in tokens (the Tokens column); sorted by it, the rows take their new order."""
-        if tokens == self._tokens:
+    def set_tokens(self, tokens: Mapping[str, int]) -> None:
+        """Each tool's cost in tokens (the Tokens column), kept as given (a new count is a new mapping); sorted by
+        it, the rows take their new order."""
+        if tokens is self._tokens or (not tokens and not self._tokens):
             return
-        self._tokens = dict(tokens)
+        self._tokens = tokens
         if self._sort is not None and self._sort[0] == TOKENS:
             self._show(self._ordered(self._matching(self._all)), [])
         if self._exposed:
@@ -464,10 +461,11 @@ class ToolTreeModel(QAbstractItemModel):
                 return marked
         if (self._linted or self._excluded) and column == ANNOTATIONS and role in (_R.DisplayRole, _R.ToolTipRole):
             lint, excluded = self._linted.get(node.key), self._excluded.get(node.key)
-            if lint is not None or excluded is not None:
+            if lint or excluded is not None:
                 if role == _R.ToolTipRole:  # the lint, once made, lists the exclusion with the rest
-                    return tooltip(lint if lint is not None else f"{EXCLUDED[1]} {excluded}")
-                badge = "⚠ lint" if self._lint_levels.get(node.key, "warning") != "info" else "ⓘ lint"
+                    return tooltip(lint_words(lint) if lint else f"{EXCLUDED[1]} {excluded}")
+                worst = worst_severity(lint) if lint else None
+                badge = "ⓘ lint" if worst is LintSeverity.INFO else "⚠ lint"
                 return " · ".join([EXCLUDED[0] if excluded is not None else badge, *annotation_badges(tool)])
         description = description_of(tool)
         if role == Qt.ItemDataRole.DisplayRole:

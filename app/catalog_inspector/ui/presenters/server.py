@@ -15,7 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.calls import lint_words, worst_severity
+from catalog_inspector.core.calls import LintIssue
 from catalog_inspector.core.catalog import (
     LIST_KINDS,
     LIST_NAMES,
@@ -366,15 +366,9 @@ class ServerPresenter(QObject):
             return {}, frozenset()
         return report.tool_marks(), report.pins.flagged() if report.pins is not None else frozenset()
 
-    def lint_marks(self) -> dict[str, str]:
-        """The shown catalog's lint, in words per tool (tools without issues left out)."""
-        linted = self._calls.lints.get(self.name, {})
-        return {tool: lint_words(issues) for tool, issues in linted.items()}
-
-    def lint_levels(self) -> dict[str, str]:
-        """Each linted tool's worst severity (`error`, `warning`, `info`)."""
-        linted = self._calls.lints.get(self.name, {})
-        return {tool: str(worst) for tool, issues in linted.items() if (worst := worst_severity(issues)) is not None}
+    def lint_marks(self) -> Mapping[str, tuple[LintIssue, ...]]:
+        """The shown catalog's lint per tool (tools without issues left out): the desk's own mapping, not copied."""
+        return self._calls.lints.get(self.name, {})
 
     def tokens(self) -> TokenCount | None:
         """The shown catalog's cost in tokens, once counted (None before, or for another catalog)."""
@@ -383,9 +377,10 @@ class ServerPresenter(QObject):
             return None
         return report.tokens
 
-    def token_marks(self) -> dict[str, int]:
+    def token_marks(self) -> Mapping[str, int]:
+        """Each shown tool's tokens: the count's own mapping (not copied), empty before it is made."""
         count = self.tokens()
-        return dict(count.tools) if count is not None else {}
+        return count.tools if count is not None else {}
 
     def excluded_marks(self) -> dict[str, str]:
         """The shown catalog's tools conforming 2026-07-28 clients exclude (name → why); known with the catalog."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from catalog_inspector.core.calls import LintIssue
 from catalog_inspector.core.catalog import icon_words, icons_of, ui_words
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui.models.roles import Role
@@ -82,7 +83,7 @@ class ToolsPane(QWidget):
         self._detail_tool: dict[str, Any] | None = None  # the tool the detail shows
         self.resource_uris: frozenset[str] | None = None  # the catalog's resources, for a tool's MCP Apps interface
         self._marks: tuple[dict[str, str], frozenset[str]] = ({}, frozenset())
-        self._linted: dict[str, str] = {}
+        self._linted: Mapping[str, Sequence[LintIssue]] = {}
         self._excluded: dict[str, str] = {}
         self.given = 0  # rows in the latest catalog given (ghosts included)
         self.filter = QLineEdit(self)
@@ -167,17 +168,14 @@ class ToolsPane(QWidget):
         else:
             QTimer.singleShot(0, self, self._plan_step)
 
-    def set_lint(
-        self, linted: dict[str, str], excluded: dict[str, str] | None = None, levels: dict[str, str] | None = None
-    ) -> None:
-        """Tools with lint issues (name → words; `levels`: name → the worst severity) and those conforming
-        2026-07-28 clients exclude (name → why), marked in the Annotations column."""
-        self._linted, self._excluded = dict(linted), dict(excluded or {})
-        self.model.set_lint_levels(levels or {})
+    def set_lint(self, linted: Mapping[str, Sequence[LintIssue]], excluded: dict[str, str] | None = None) -> None:
+        """Tools with lint issues (name → issues, kept as given) and those conforming 2026-07-28 clients exclude
+        (name → why), marked in the Annotations column."""
+        self._linted, self._excluded = linted, dict(excluded or {})
         if not self.planning:
             self.model.set_marks(*self._marks, self._linted, self._excluded)
 
-    def set_tokens(self, tokens: dict[str, int]) -> None:
+    def set_tokens(self, tokens: Mapping[str, int]) -> None:
         """Each tool's cost in tokens, for the Tokens column (empty until counted)."""
         self.model.set_tokens(tokens)
 
