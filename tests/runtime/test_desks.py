@@ -235,7 +235,7 @@ def test_a_catalog_lint_that_breaks_says_so(desk: Desk, tmp_path: Path, monkeypa
     def broken(*_args: object, **_kwargs: object) -> dict[str, object]:
         raise KeyError("a bug in a lint rule")
 
-    monkeypatch.setattr(calldesk_module, "lint_tools", broken)  # our own rule, made to fail: not the SDK's
+    monkeypatch.setattr(calldesk_module, "tool_lint_steps", broken)  # our own rule, made to fail: not the SDK's
     desk.accept(supervisor, snapshot("a"))
     assert desk.said_error("could not lint the catalog: KeyError").server == "files"
 

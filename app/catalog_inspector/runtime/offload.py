@@ -19,7 +19,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from catalog_inspector.core.calls import ResultVerdict, Sandbox, Validation
+from catalog_inspector.core.calls import LintIssue, ResultVerdict, Sandbox, Validation
 from catalog_inspector.core.steps import EVERY, SLICE_SECONDS, Steps, advance
 
 __all__ = ["VALIDATION_BUDGET", "Offload", "OffloadClosed"]
@@ -40,6 +40,8 @@ class Offload:
     Attributes:
         closed: no new work is accepted.
         sandbox: where untrusted schemas are validated (a process killed when over its budget).
+        lint_sandbox: where a catalog's big schemas get their metaschema pass (another such process, started
+            the first time one is needed).
         budget: seconds one validation may take.
         slice_seconds: how long one slice of `in_slices` work runs (at least one step).
         worked_through: told after each slice of `in_slices` work how many items it went through, at most.
@@ -48,6 +50,8 @@ class Offload:
     def __init__(self, sandbox: Sandbox | None = None, budget: float = VALIDATION_BUDGET) -> None:
         self._threads = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="inspector-offload")
         self.sandbox = sandbox if sandbox is not None else Sandbox()
+        # A second worker for whole catalogs' big schemas: a catalog's queue must not hold up the Call tab's checks.
+        self.lint_sandbox = Sandbox()
         self.budget = budget
         self.closed = False
         # Told after each slice how many catalog items it went through, at most (the runtime's collector counts
@@ -116,6 +120,12 @@ class Offload:
         """Validate untrusted data within the budget (an over-budget check says so; the app never stalls)."""
         return await self.sandbox.validate(schema, instance, self.budget)
 
+    async def lint_whole(self, schema: Any) -> tuple[LintIssue, ...] | None:
+        """A schema's whole lint (with the metaschema pass) in the lint sandbox, within the budget; None when it
+        ran over it or the worker failed (the structural lint stands, and says so)."""
+        found = await self.lint_sandbox.lint(schema, self.budget)
+        return found if isinstance(found, tuple) else None
+
     async def check_result(self, tool: dict[str, Any], result: dict[str, Any]) -> ResultVerdict:
         """A call result against the tool's output schema, within the budget."""
         return await self.sandbox.check_result(tool, result, self.budget)
@@ -130,3 +140,4 @@ class Offload:
                 answer.set_exception(OffloadClosed("the runtime is shutting down"))
         self._threads.shutdown(wait=False, cancel_futures=True)
         await self.sandbox.aclose()
+        await self.lint_sandbox.aclose()

@@ -90,8 +90,9 @@ class Runtime(QObject):
         self.messages = MessageBridge(self)
         self.tasks = TaskSet(self._on_bug)
         self.offload = offload if offload is not None else Offload()
-        if registry is not None:  # the validation worker is a process of ours too
+        if registry is not None:  # the validation workers are processes of ours too
             self.offload.sandbox.record_processes(registry.add, registry.remove)
+            self.offload.lint_sandbox.record_processes(registry.add, registry.remove)
         self.registry = registry
         self.limits = limits
         self.consent = consent

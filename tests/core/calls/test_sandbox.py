@@ -421,3 +421,26 @@ def test_the_schema_cache_is_bounded_by_entries_and_by_bytes() -> None:
     sized.put("b", Validation(), 60)
     sized.put("huge", Validation(), 101)
     assert sized.get("a") is None and sized.get("b") is not None and sized.get("huge") is None
+
+
+async def test_a_lint_in_the_worker_is_lint_schema_with_its_metaschema_pass() -> None:
+    from catalog_inspector.core.calls.lint import lint_schema
+
+    schemas = [
+        {"type": "object", "properties": {"q": {"type": "strnig"}, "tags": {"type": "array"}}},
+        {"type": "object", "properties": {f"p{n}": {"type": "integer", "minimum": "zero"} for n in range(40)}},
+        {"type": "object", "properties": {"ok": {"type": "string"}}},
+    ]
+    async with Sandbox() as sandbox:
+        for schema in schemas:
+            assert await sandbox.lint(schema, 10.0) == lint_schema(schema, True)
+        # A validation on the same worker still answers as one.
+        validation = await sandbox.validate({"type": "string"}, 3, 10.0)
+        assert isinstance(validation, Validation) and validation.problems
+
+
+async def test_a_lint_past_its_budget_is_over_budget_not_issues() -> None:
+    huge = {"type": "object", "properties": {f"p{n}": {"type": "string", "pattern": "^a"} for n in range(5_000)}}
+    async with Sandbox() as sandbox:
+        found = await sandbox.lint(huge, 0.01)
+    assert isinstance(found, Validation) and found.failure is Failure.OVER_BUDGET

@@ -59,6 +59,8 @@ from catalog_inspector.core.calls.catalog_checks import (
     derived_keys,
     lint_counts,
     lint_lines,
+    schema_key,
+    tool_lint_steps,
 )
 from catalog_inspector.core.calls.completions import (
     COMPLETION_BUDGET,
@@ -176,6 +178,8 @@ __all__ = [
     "derived_keys",
     "lint_counts",
     "lint_lines",
+    "schema_key",
+    "tool_lint_steps",
     "COMPLETION_BUDGET",
     "COMPLETION_VALUES",
     "Completion",

@@ -29,9 +29,19 @@ from catalog_inspector.core.calls.lint import (
     lint_schema,
 )
 from catalog_inspector.core.catalog import Snapshot, count_snapshot
+from catalog_inspector.core.steps import Steps, run_whole
 from catalog_inspector.core.text import visible
 
-__all__ = ["LINT_LEVELS", "LintRow", "catalog_lint", "derived_keys", "lint_counts", "lint_lines"]
+__all__ = [
+    "LINT_LEVELS",
+    "LintRow",
+    "catalog_lint",
+    "derived_keys",
+    "lint_counts",
+    "lint_lines",
+    "schema_key",
+    "tool_lint_steps",
+]
 
 LINT_LEVELS = tuple(str(severity) for severity in LintSeverity)  # error, warning, info: the worst first
 SHOWN = 200  # rows the text report prints (the worst first); the JSON has them all
@@ -61,33 +71,73 @@ class LintRow:
         }
 
 
-def _schema_key(schema: Any) -> str | None:
+def schema_key(schema: Any) -> str | None:
+    """What identifies a schema for its lint: its JSON, keys in their own order (issues come in keyword order)."""
     try:
-        return json.dumps(schema, sort_keys=True, allow_nan=True, default=str)
+        return json.dumps(schema, allow_nan=True, default=str)
     except (TypeError, ValueError, RecursionError):
         return None  # not cached: linted on its own
 
 
-def tool_lint(tools: Iterable[Mapping[str, Any]], server: str | None = None) -> dict[str, tuple[LintIssue, ...]]:
+def small(schema: Any, limit: int) -> bool:
+    """Whether `schema` has at most `limit` JSON values (counting stops past it)."""
+    count, stack = 0, [schema]
+    while stack:
+        value = stack.pop()
+        count += 1
+        if count > limit:
+            return False
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return True
+
+
+Linted = dict[str, tuple[LintIssue, ...]]
+
+
+def tool_lint(tools: Iterable[Mapping[str, Any]], server: str | None = None) -> Linted:
     """`lint_tools(tools, metaschema=True)`, each distinct schema linted once."""
-    cache: dict[str, tuple[LintIssue, ...]] = {}
-    found: dict[str, tuple[LintIssue, ...]] = {}
+    found, _ = run_whole(tool_lint_steps(tools, server, {}))
+    return found
+
+
+def tool_lint_steps(
+    tools: Iterable[Mapping[str, Any]],
+    server: str | None,
+    cache: dict[str, tuple[LintIssue, ...]],
+    metaschema_limit: int | None = None,
+) -> Steps[tuple[Linted, dict[str, Any]]]:
+    """`tool_lint` a tool a step (`core.steps`), with `cache` (schema key → its issues) kept by the caller.
+
+    `metaschema_limit`: the metaschema pass (~0.05 ms a JSON value) only for schemas of at most
+    that many values; a bigger one is linted without it, left out of `cache` and returned among the
+    deferred (key → schema), for a pass elsewhere: put its whole lint in `cache` and run this again
+    (then every schema is a cache hit) for the list `tool_lint` makes.
+    """
+    found: Linted = {}
+    deferred: dict[str, Any] = {}
     for tool in tools:
         issues = tool_issues(tool, server)
         for key in ("inputSchema", "outputSchema"):
             if key not in tool:
                 continue
             schema = tool[key]
-            cache_key = _schema_key(schema)
+            cache_key = schema_key(schema)
             linted = cache.get(cache_key) if cache_key is not None else None
             if linted is None:
-                linted = lint_schema(schema, True)
-                if cache_key is not None:
+                whole = metaschema_limit is None or cache_key is None or small(schema, metaschema_limit)
+                linted = lint_schema(schema, whole)
+                if cache_key is not None and whole:
                     cache[cache_key] = linted
+                elif cache_key is not None:
+                    deferred[cache_key] = schema
             issues.extend(LintIssue(i.code, "/" + key + i.pointer, i.message) for i in linted)
         if issues:
             found[str(tool.get("name"))] = tuple(issues)
-    return found
+        yield
+    return found, deferred
 
 
 def catalog_lint(snapshot: Snapshot) -> list[LintRow]:

@@ -32,7 +32,7 @@ import signal
 import subprocess
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -42,6 +42,7 @@ import anyio.abc
 from anyio.streams.buffered import BufferedByteReceiveStream
 
 import catalog_inspector
+from catalog_inspector.core.calls.lint import LintCode, LintIssue
 from catalog_inspector.core.calls.validation import (
     Failure,
     FieldProblem,
@@ -103,6 +104,7 @@ class _Request:
     schema: bytes
     instance: bytes
     digest: str
+    op: str = "validate"  # or "lint": the schema's lint with its metaschema pass, issues as problems
 
 
 def _size(count: int) -> str:
@@ -223,6 +225,10 @@ class Sandbox:
             anyio.ClosedResourceError: the sandbox is closed (or was closed during the call).
             TypeError, ValueError: the documents are not JSON data (a caller's bug).
         """
+        return await self._call(schema, instance, budget, "validate")
+
+    async def _call(self, schema: Any, instance: Any, budget: float, op: str) -> Validation:
+        """One request of `op` in the worker, within `budget` seconds (see `validate`)."""
         if budget <= 0:
             raise ValueError(f"the budget must be positive, not {budget}")
         self._check_open()
@@ -235,7 +241,22 @@ class Sandbox:
             worker = await self._ready_worker()
             if isinstance(worker, Validation):
                 return worker
-            return await self._ask(worker, request, budget)
+            return await self._ask(worker, replace(request, op=op), budget)
+
+    async def lint(self, schema: Any, budget: float) -> tuple[LintIssue, ...] | Validation:
+        """`lint_schema(schema)` with its metaschema pass, in the worker, within `budget` seconds: the issues, or
+        the classified failure a validation would have (too_large, over_budget, crashed).
+
+        Raises:
+            anyio.ClosedResourceError: the sandbox is closed (or was closed during the call).
+        """
+        answer = await self._call(schema, None, budget, "lint")
+        if answer.failure is not None:
+            return answer
+        try:
+            return tuple(LintIssue(LintCode(p.keyword), p.pointer, p.message) for p in answer.problems)
+        except ValueError:  # a code this side does not know: the worker is not ours
+            return Validation(failure=Failure.CRASHED, detail="the worker answered a lint with an unknown code")
 
     async def check_result(self, tool: dict[str, Any], result: dict[str, Any], budget: float) -> ResultVerdict:
         """`validation.check_result` bounded by `budget`: a check that runs over it is an `over_budget` verdict."""
@@ -311,6 +332,7 @@ class Sandbox:
         request_id = self._next_id
         header = {
             "id": request_id,
+            "op": request.op,
             "digest": request.digest,
             "limit": self.max_problems,
             "message_limit": MESSAGE_LIMIT,

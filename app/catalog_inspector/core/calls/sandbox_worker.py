@@ -27,7 +27,7 @@ from typing import Any, BinaryIO
 
 from jsonschema.protocols import Validator
 
-from catalog_inspector.core.calls.validation import Failure, Validation, prepare, validate_with
+from catalog_inspector.core.calls.validation import Failure, FieldProblem, Validation, prepare, validate_with
 
 __all__ = ["SchemaCache", "main", "serve"]
 
@@ -80,7 +80,20 @@ def _answer(request_id: int, validation: Validation, max_response: int) -> bytes
     return head[:-1] + b',"problems":[' + b",".join(kept) + b"]}\n"
 
 
+def _lint(schema_line: bytes) -> Validation:
+    """`lint_schema` with its metaschema pass, each issue as a problem (keyword: its code) for the one protocol."""
+    from catalog_inspector.core.calls.lint import lint_schema
+
+    try:
+        issues = lint_schema(json.loads(schema_line), True)
+    except RecursionError:
+        return Validation(failure=Failure.TOO_LARGE, detail="the schema is nested too deeply to read")
+    return Validation(tuple(FieldProblem(issue.pointer, issue.message, str(issue.code)) for issue in issues))
+
+
 def _handle(header: dict[str, Any], schema_line: bytes, instance_line: bytes, cache: SchemaCache) -> Validation:
+    if header.get("op") == "lint":
+        return _lint(schema_line)
     digest = str(header["digest"])
     prepared = cache.get(digest)
     if prepared is None:
