@@ -189,3 +189,37 @@ def test_sweep_writes_one_report_for_the_fleet(tmp_path: Path, fmt: str) -> None
     assert proc.returncode == 4
     text = out.read_text()
     assert "clean" in text and "crash" in text
+
+
+def test_sweep_checks_the_approval_the_app_keeps(tmp_path: Path) -> None:
+    from catalog_inspector.core.config import load_config
+    from catalog_inspector.core.drift import History
+
+    config, history = _fleet(tmp_path), tmp_path / "history"
+    loaded = load_config(config)
+    for name in ("clean", "drift"):  # approved as the app would keep it: pins.json in the server's history folder
+        pins = History(history).directory(loaded.spec(name)) / "pins.json"
+        pins.parent.mkdir(parents=True, exist_ok=True)
+        assert cli("approve", "--out", str(pins), "--server", name, "--config", str(config)).returncode == 0
+    proc = cli("sweep", "--config", str(config), "--history", str(history), "--server", "clean", "--server", "drift",
+               "--json")  # fmt: skip
+    rows = {row["server"]: row for row in json.loads(proc.stdout)["servers"]}
+    assert rows["clean"]["pins"] == "clean"
+    assert rows["drift"]["pins"] == 4  # the drifting demo's next walk: echo, delete_everything, one in, one out
+    assert proc.returncode == 1
+
+
+def test_diff_writes_its_reports(tmp_path: Path) -> None:
+    state = str(tmp_path / "state.json")
+    old = tmp_path / "old.json"
+    new = tmp_path / "new.json"
+    for path in (old, new):
+        assert cli("snapshot", "--out", str(path), *demo("drift", "--state", state)).returncode == 0
+    sarif = tmp_path / "diff.sarif"
+    proc = cli("diff", str(old), str(new), "--report", f"sarif={sarif}")
+    assert proc.returncode == 1
+    results = json.loads(sarif.read_text())["runs"][0]["results"]
+    assert {r["ruleId"] for r in results} >= {"drift/removed", "drift/changed", "drift/added"}
+    located = next(r for r in results if r["ruleId"] == "drift/added")
+    assert located["properties"]["pointer"].startswith("/tools/")
+    assert located["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("new.json")

@@ -54,3 +54,13 @@ def test_a_header_click_sorts_by_tokens_and_a_third_gives_the_servers_order(qtbo
     assert order() == ["c", "d", "b", "a"]
     header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # cleared: the server's order again
     assert order() == names
+
+
+def test_a_tool_with_notes_alone_says_so_and_one_with_an_error_warns(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
+    window = ready_window(harness, qtbot, mode="hostile")
+    model = tree(window).model()
+    rows = {model.index(r, 0).data(Role.KEY): r for r in range(model.rowCount())}
+    wait_for(qtbot, lambda: (model.index(rows["loose_array"], 2).data() or "").startswith("⚠ lint"))
+    lints = window.app.runtime.calls.lints["calls"]
+    notes_only = next(name for name, issues in lints.items() if {str(i.code.severity) for i in issues} == {"info"})
+    assert model.index(rows[notes_only], 2).data().startswith("lint notes")

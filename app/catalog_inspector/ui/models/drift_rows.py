@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor
 
-from catalog_inspector.core.catalog import LIST_KINDS, delta_words
+from catalog_inspector.core.catalog import LIST_KINDS
 from catalog_inspector.core.drift import ABSENT, DriftRow, Severity
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui.models.flat_table import FlatTableModel, Index
@@ -30,6 +30,11 @@ def value_text(value: Any, indent: int | None = None) -> str:
     if value is ABSENT:
         return "(absent)"
     return json.dumps(value, ensure_ascii=False, indent=indent)
+
+
+def _signed(delta: int) -> str:
+    """`+33`, `−5`, `±0`: the column's header says what they count."""
+    return ("+" if delta > 0 else "−" if delta < 0 else "±") + f"{abs(delta):,}"
 
 
 class DriftModel(FlatTableModel):
@@ -76,7 +81,7 @@ class DriftModel(FlatTableModel):
         if column == TOKENS:
             delta = self._deltas.get(row.key) if row.list_name == "tools" else None
             if role == Qt.ItemDataRole.DisplayRole:
-                return delta_words(delta) if delta is not None else ""
+                return _signed(delta) if delta is not None else ""
             if role == Qt.ItemDataRole.ToolTipRole and delta is not None:
                 return tooltip(TOKENS_TIP)
             return None if role != Role.RAW else row

@@ -465,7 +465,7 @@ class ToolTreeModel(QAbstractItemModel):
                 if role == _R.ToolTipRole:  # the lint, once made, lists the exclusion with the rest
                     return tooltip(lint_words(lint) if lint else f"{EXCLUDED[1]} {excluded}")
                 worst = worst_severity(lint) if lint else None
-                badge = "ⓘ lint" if worst is LintSeverity.INFO else "⚠ lint"
+                badge = "lint notes" if worst is LintSeverity.INFO else "⚠ lint"  # ⓘ is missing from common fonts
                 return " · ".join([EXCLUDED[0] if excluded is not None else badge, *annotation_badges(tool)])
         description = description_of(tool)
         if role == Qt.ItemDataRole.DisplayRole:

@@ -293,7 +293,7 @@ class DriftPane(QWidget):
             self.pin_status.setText("Approval: checking the catalog against it…")
         else:
             self.pin_status.setText(
-                "Approval: none. Approve a catalog to be warned when any tool's definition changes."
+                "Approval: none. Approve a catalog to be warned when anything in it changes (or import a lockfile)."
             )
         if self.showing_comparison:
             return
