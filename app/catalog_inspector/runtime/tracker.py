@@ -43,7 +43,7 @@ from catalog_inspector.core.drift import (
     read_lockfile,
     rows_steps,
     save_pins,
-    token_deltas_of,
+    token_deltas_steps,
     write_lockfile,
 )
 from catalog_inspector.core.steps import Steps
@@ -240,10 +240,13 @@ class DriftTracker(QObject):
         except Exception as exc:  # a count that fails costs the tokens only
             self._messages.error(f"could not count the catalog's tokens: {failure_words(exc)}", spec.name)
             return
+        try:
+            deltas = await self._offload.in_slices(token_deltas_steps(base, count))
+        except OffloadClosed:
+            return
         report = self.reports.get(spec.name)
         if report is None or self._reported.get(spec.name) is not snapshot or not self._follows(spec):
             return  # a newer catalog's report replaced it meanwhile
-        deltas = token_deltas_of(base, count)
         self.reports[spec.name] = replace(report, tokens=count, base_tokens=base, tool_token_deltas=deltas)
         self.tokens_counted.emit(spec.name)
 

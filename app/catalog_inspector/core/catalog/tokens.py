@@ -234,8 +234,13 @@ def count_snapshot_steps(snapshot: Snapshot) -> Steps[TokenCount | None]:
         return None
     tools = snapshot.tools
     key = LIST_KINDS["tools"].key_field
-    counted = yield from count_items_steps("tools", tools.items)
-    per_tool = {str(item.get(key)): tokens for item, tokens in zip(tools.items, counted, strict=True)}
+    per_tool: dict[str, int] = {}
+    items = tools.items
+    for start in range(0, len(items), COUNT_EVERY):
+        chunk = items[start : start + COUNT_EVERY]
+        for item, tokens in zip(chunk, count_items("tools", chunk), strict=True):
+            per_tool[str(item.get(key))] = tokens
+        yield
     first = tools.pages[0].names if tools.pages else ()
     lists = {"tools": sum(per_tool.values())}
     for name in LIST_NAMES[1:]:

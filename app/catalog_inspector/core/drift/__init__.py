@@ -57,6 +57,7 @@ from catalog_inspector.core.drift.report import (
     rows_of,
     rows_steps,
     token_deltas_of,
+    token_deltas_steps,
 )
 
 __all__ = [
@@ -98,5 +99,6 @@ __all__ = [
     "rows_of",
     "rows_steps",
     "token_deltas_of",
+    "token_deltas_steps",
     "save_pins",
 ]

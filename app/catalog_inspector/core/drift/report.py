@@ -241,11 +241,25 @@ class DriftReport:
 
 def token_deltas_of(old: TokenCount | None, new: TokenCount | None) -> dict[str, int]:
     """Each tool whose cost changed from `old` to `new`, by name (gone: minus what it cost); empty without both."""
+    return run_whole(token_deltas_steps(old, new))
+
+
+def token_deltas_steps(old: TokenCount | None, new: TokenCount | None) -> Steps[dict[str, int]]:
+    """`token_deltas_of` in small steps (`core.steps`): at 100,000 tools it is 200,000 lookups."""
+    deltas: dict[str, int] = {}
     if new is None or old is None:
-        return {}
+        return deltas
     before, after = old.tools, new.tools
-    deltas = {name: tokens - before.get(name, 0) for name, tokens in after.items() if tokens != before.get(name)}
-    deltas.update({name: -tokens for name, tokens in before.items() if name not in after})
+    for position, (name, tokens) in enumerate(after.items(), 1):
+        if tokens != before.get(name):
+            deltas[name] = tokens - before.get(name, 0)
+        if position % EVERY == 0:
+            yield
+    for position, (name, tokens) in enumerate(before.items(), 1):
+        if name not in after:
+            deltas[name] = -tokens
+        if position % EVERY == 0:
+            yield
     return deltas
 
 
