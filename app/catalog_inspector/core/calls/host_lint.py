@@ -28,7 +28,16 @@ from typing import Any
 from catalog_inspector.core.calls.lint import MESSAGE_LIMIT, LintCode, LintIssue
 from catalog_inspector.core.pointer import pointer_of
 
-__all__ = ["HOST_RULES", "MAX_PARAMETERS", "MAX_SCAN", "MAX_UNKNOWN", "HostRule", "documented_names", "tool_issues"]
+__all__ = [
+    "HOST_RULES",
+    "MAX_PARAMETERS",
+    "MAX_SCAN",
+    "MAX_UNKNOWN",
+    "HostRule",
+    "documented_names",
+    "tool_issues",
+    "undocumented_issues",
+]
 
 MAX_SCAN = 20_000  # characters of a description read for documented parameter names
 MAX_PARAMETERS = 1_000  # top-level input properties checked for a description
@@ -337,7 +346,8 @@ def _described(prop: Mapping[str, Any], schema: Mapping[str, Any]) -> bool:
     return False
 
 
-def _undocumented_issues(schema: Any) -> list[LintIssue]:
+def undocumented_issues(schema: Any) -> list[LintIssue]:
+    """An input schema's top-level properties without a description (`undocumented_parameter`), in its order."""
     props = schema.get("properties") if isinstance(schema, Mapping) else None
     if not isinstance(props, Mapping):
         return []
@@ -352,7 +362,7 @@ def _undocumented_issues(schema: Any) -> list[LintIssue]:
     ]
 
 
-def tool_issues(tool: Mapping[str, Any], server: str | None = None) -> list[LintIssue]:
+def tool_issues(tool: Mapping[str, Any], server: str | None = None, parameters: bool = True) -> list[LintIssue]:
     """The tool-level issues of one tool object, with pointers into the tool.
 
     Order: the name's (`/name`, one per host rule broken, in `HOST_RULES` order), then the
@@ -361,6 +371,8 @@ def tool_issues(tool: Mapping[str, Any], server: str | None = None) -> list[Lint
     schema's order). `server`: the server's name as hosts show it (Cursor counts it);
     None assumes the shortest. A part that is missing or of the wrong type is skipped
     (the walk and the schema lint judge those). Never raises on any JSON value.
+    `parameters=False` leaves out the last part, which depends on the input schema alone
+    (`undocumented_issues`: a caller that lints each distinct schema once caches it).
     """
     issues: list[LintIssue] = []
     name, description, schema = tool.get("name"), tool.get("description"), tool.get("inputSchema")
@@ -374,5 +386,6 @@ def tool_issues(tool: Mapping[str, Any], server: str | None = None) -> list[Lint
                 words = f"{rule.host}: {rule.rule} (this one is {len(description):,}) — {rule.effect}"
                 issues.append(LintIssue(LintCode.DESCRIPTION_TOO_LONG, "/description", _cut(words)))
         issues.extend(_unknown_issues(description, schema))
-    issues.extend(_undocumented_issues(schema))
+    if parameters:
+        issues.extend(undocumented_issues(schema))
     return issues
