@@ -411,3 +411,15 @@ def _shared_form() -> CallForm:
         _FORM.append(CallForm())
         _FORM[0].set_schema(SCHEMA)
     return _FORM[0]
+
+
+def test_a_boolean_is_set_true_in_one_tick(qtbot, form: CallForm) -> None:  # type: ignore[no-untyped-def]
+    row(form, "", "options").set_box.click()
+    verbose = row(form, "/options", "verbose")
+    verbose.set_box.click()  # required, so set at first: unset it
+    assert not verbose.is_set and verbose.slot.editor.box.isEnabled(), "its box is live while unset"
+    assert "verbose" not in form.value()["options"]
+    verbose.slot.editor.box.click()
+    assert verbose.is_set and form.value()["options"]["verbose"] is True
+    verbose.set_box.click()  # unset again: left out, whatever its box says
+    assert "verbose" not in form.value()["options"]

@@ -84,8 +84,10 @@ class PropertyRow(QWidget):
             self.help.setObjectName("callFormHelp")
             layout.addWidget(self.help)
         self.slot = Slot(field, context, self)
-        self.slot.changed.connect(self.changed)
+        self.slot.changed.connect(self._on_slot_changed)
         layout.addWidget(self.slot)
+        # A boolean is one tick: its box stays live while the property is unset, and ticking it sets it too.
+        self._one_tick = field.kind == "boolean" and self.slot.null_box is None
 
     @property
     def is_set(self) -> bool:
@@ -94,10 +96,15 @@ class PropertyRow(QWidget):
     def set_value(self, present: bool, value: Any) -> None:
         self.set_box.setChecked(present)
         self.slot.set_value(value)
-        self.slot.setEnabled(present)
+        self.slot.setEnabled(present or self._one_tick)
 
     def _on_set_box_clicked(self, checked: bool) -> None:
-        self.slot.setEnabled(checked)
+        self.slot.setEnabled(checked or self._one_tick)
+        self.changed.emit()
+
+    def _on_slot_changed(self) -> None:
+        if not self.set_box.isChecked():  # only a one-tick boolean's box can be edited while unset
+            self.set_box.setChecked(True)
         self.changed.emit()
 
 

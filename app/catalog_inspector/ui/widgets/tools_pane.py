@@ -135,6 +135,7 @@ class ToolsPane(QWidget):
         filter_row = QHBoxLayout()
         filter_row.addWidget(self.filter, 1)
         filter_row.addWidget(self.filter_count)
+        filter_row.addSpacing(8)  # "1 of 13 match" ran into the timeline's "Page timeline:" beside it
         top_layout.addLayout(filter_row)
         top_layout.addWidget(self.tree)
         left.addWidget(top)
