@@ -12,7 +12,7 @@ import junitparser
 import pytest
 
 from tests.cli_runner import run_cli
-from tests.helpers import DEMO
+from tests.helpers import DEMO, forked
 from tests.test_cli import demo
 
 
@@ -223,3 +223,16 @@ def test_diff_writes_its_reports(tmp_path: Path) -> None:
     located = next(r for r in results if r["ruleId"] == "drift/added")
     assert located["properties"]["pointer"].startswith("/tools/")
     assert located["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("new.json")
+
+
+def test_a_sweep_without_lint_counts_it_but_never_fails_a_report_on_it(tmp_path: Path) -> None:
+    config = tmp_path / "servers.json"
+    command = forked("tests.fixtures.lint_server")
+    config.write_text(json.dumps({"mcpServers": {"lints": {"command": command[0], "args": command[1:]}}}))
+    junit = tmp_path / "sweep.xml"
+    proc = cli("sweep", "--config", str(config), "--history", str(tmp_path / "h"), "--report", f"junit={junit}")
+    assert proc.returncode == 0, proc.stdout + proc.stderr  # errors found, but --lint was not asked for
+    cases = [case for suite in junitparser.JUnitXml.fromfile(str(junit)) for case in suite]
+    assert all(case.is_passed for case in cases)
+    strict = cli("sweep", "--config", str(config), "--history", str(tmp_path / "h2"), "--lint")
+    assert strict.returncode == 1

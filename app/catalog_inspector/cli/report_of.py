@@ -118,7 +118,7 @@ def _drift(diff: CatalogDiff, places: _Places, fail_on: str) -> Iterator[Finding
 
 
 def _lint(rows: list[LintRow], places: _Places, level: str) -> Iterator[Finding]:
-    bar = LINT_LEVELS.index(level)
+    bar = LINT_LEVELS.index(level) if level in LINT_LEVELS else -1  # not binding: every issue a note
     for row in rows:
         yield Finding(
             "lint",

@@ -31,7 +31,7 @@ from catalog_inspector.cli.common import EXIT_CODES, MESSAGE_LIMIT, UsageError, 
 from catalog_inspector.cli.oauth import use_oauth_hooks
 from catalog_inspector.cli.report_of import report_options, server_report, write_report_files
 from catalog_inspector.cli.snapshot import error_line, exit_code
-from catalog_inspector.cli.tokens import token_delta
+from catalog_inspector.cli.tokens import budget_failures, token_delta
 from catalog_inspector.cli.verdict import Verdict
 from catalog_inspector.core.calls import catalog_lint, lint_counts
 from catalog_inspector.core.catalog import Snapshot, count_snapshot, failed_snapshot, preload, source_of
@@ -117,26 +117,18 @@ def _judge(one: Swept, args: argparse.Namespace, history: History) -> None:
         verdict.diff = diff_snapshots(previous, snapshot)
         verdict.tokens = token_delta(previous, snapshot)
     verdict.count = verdict.tokens.new if verdict.tokens is not None else count_snapshot(snapshot)
-    if args.max_tokens is not None and verdict.count is not None and verdict.count.total > args.max_tokens:
-        verdict.budgets.append(f"tokens: the tools cost {verdict.count.total:,}, over --max-tokens {args.max_tokens:,}")
+    verdict.budgets = budget_failures(args, verdict.count, None)  # growth is check's: a sweep sets no baseline
     pins = load_pins(history.directory(one.spec))
     if pins is not None:
         verdict.pins = check_pins(pins, snapshot)
-    verdict.lint, verdict.lint_level = catalog_lint(snapshot), args.lint or "error"
+    verdict.lint, verdict.lint_level = catalog_lint(snapshot), args.lint or ""  # "": counted, not binding
     one.verdict = verdict
     try:
         history.save(one.spec, snapshot)
     except OSError as exc:
         one.notes.append(f"its history was not saved: {exc.strerror or exc}")
-    if not snapshot.partial and verdict.failed(args.fail_on) and _fails(verdict, args):
+    if not snapshot.partial and verdict.failed(args.fail_on):  # lint binds only with --lint (level "" else)
         one.code = EXIT_CODES["drift"]
-
-
-def _fails(verdict: Verdict, args: argparse.Namespace) -> bool:
-    """Whether a check the flags make binding failed (lint binds only with --lint)."""
-    pinned = verdict.pins is not None and not verdict.pins.clean
-    linted = bool(args.lint) and bool(verdict.lint_failed)
-    return verdict.drifted(args.fail_on) or bool(verdict.budgets) or pinned or linted
 
 
 async def _sweep(chosen: list[Swept], args: argparse.Namespace, history: History) -> None:

@@ -37,7 +37,9 @@ class Verdict:
 
     @property
     def lint_failed(self) -> list[LintRow]:
-        """The lint rows at or above the level `--lint` names."""
+        """The lint rows at or above the level `--lint` names (none when it names none: `lint_level` "")."""
+        if self.lint_level not in LINT_LEVELS:
+            return []
         bar = LINT_LEVELS.index(self.lint_level)
         return [row for row in self.lint or () if LINT_LEVELS.index(row.severity) <= bar]
 
