@@ -128,3 +128,30 @@ def test_a_broken_file_with_nothing_loaded_yet_is_not_said_to_keep_servers(
     notice = window.findChild(QLabel, "configNotice")
     wait_for(qtbot, lambda: notice.text().startswith("Configuration not loaded: "))
     assert "servers shown stay" not in notice.text()
+
+
+def test_the_demo_servers_hidden_by_a_first_server_are_said_gone_and_can_come_back(
+    harness: Harness, qtbot, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtGui import QAction
+
+    from tests.helpers import demo_spec
+
+    demo = [demo_spec("normal", name="demo: clean catalog"), demo_spec("drift", name="demo: drifting catalog")]
+    window = harness.window(list(demo))  # no configuration yet: the demo set is what is shown
+    window.app.demo = list(demo)
+    path = tmp_path / "config" / "servers.json"  # its folder does not exist yet
+    watcher = follow_config(path, window.app, window)
+    assert rows(window) == ["demo: clean catalog", "demo: drifting catalog"]
+    with qtbot.waitSignal(watcher.changed, timeout=10_000):
+        ConfigStore(path).put("mine", entry("single", tmp_path / "mine"))  # the first server, as Add server does
+    wait_for(qtbot, lambda: rows(window) == ["mine"])
+    notice = window.findChild(QLabel, "configNotice")
+    assert "The bundled demo servers are hidden" in notice.text() and "Servers › Show the bundled demo" in notice.text()
+    action = window.findChild(QAction, "serverAction:demo")
+    assert action is not None and action.isEnabled()
+    action.trigger()  # checks it: the demo set comes back beside the file's, which is left alone
+    wait_for(qtbot, lambda: rows(window) == ["mine", "demo: clean catalog", "demo: drifting catalog"])
+    assert list(json.loads(path.read_text())["mcpServers"]) == ["mine"]
+    action.trigger()
+    wait_for(qtbot, lambda: rows(window) == ["mine"])

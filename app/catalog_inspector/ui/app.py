@@ -148,8 +148,15 @@ def follow_config(path: Path, app: AppPresenter, window: MainWindow, read_now: b
                 else:  # nothing was loaded from it yet: nothing "stays"
                     window.set_notice(f"Configuration not loaded: {result}")
                 return
-            app.apply_config(result)
-            window.set_notice(problems_notice(path, result))
+            hid_demo = app.apply_config(result)
+            notice = problems_notice(path, result)
+            if hid_demo:  # they were there a moment ago: say where they went, and how to have them back
+                gone = (
+                    f"The bundled demo servers are hidden now that {path} has servers of its own: "
+                    "Servers › Show the bundled demo servers lists them again."
+                )
+                notice = f"{notice}\n{gone}" if notice else gone
+            window.set_notice(notice)
             if then is not None:
                 then()
 
@@ -315,6 +322,7 @@ def _run_main_window(
     engine = EngineGate(loaded=False)
     runtime = Runtime(specs, Limits(), registry, offload, history, CallStore(calls_dir()), consent, problems, engine)
     presenter = AppPresenter(runtime)
+    presenter.demo = demo_servers(_demo_state())
     window = MainWindow(presenter, settings, notice)
     follow_config(args.config or user_config_file(), presenter, window, read_now=False)
     closed = loop.create_future()

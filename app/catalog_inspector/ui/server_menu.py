@@ -32,7 +32,7 @@ class ServerMenu(QObject):
 
     Attributes:
         actions: by key; object names `serverAction:<key>` (add, import, edit, duplicate,
-            disable, remove, signout).
+            disable, remove, signout, demo: the bundled demo servers listed or not).
     """
 
     def __init__(
@@ -67,6 +67,14 @@ class ServerMenu(QObject):
             action.triggered.connect(handler)
             menu.addAction(action)
             self.actions[key] = action
+        menu.addSeparator()
+        demo = QAction("Show the bundled &demo servers", window)
+        demo.setObjectName("serverAction:demo")
+        demo.setCheckable(True)
+        demo.setToolTip("List the demo servers this app ships beside your own (your configuration is left alone)")
+        demo.triggered.connect(app.set_show_demo)
+        menu.addAction(demo)
+        self.actions["demo"] = demo
         self.update(can_sign_out=False)
 
     def manage(self, store: ConfigStore, reload: Callable[[Callable[[], object] | None], None]) -> None:
@@ -94,6 +102,8 @@ class ServerMenu(QObject):
         for key in ("edit", "duplicate", "disable", "remove"):
             self.actions[key].setEnabled(in_file)
         self.actions["signout"].setEnabled(can_sign_out)
+        self.actions["demo"].setEnabled(bool(self._app.demo))
+        self.actions["demo"].setChecked(self._app.demo_shown)
 
     # -- the actions -----------------------------------------------------------
     def add_server(self) -> ServerDialog | None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from PySide6.QtCore import QObject, Signal
 
 from catalog_inspector.core.catalog import Snapshot
-from catalog_inspector.core.config import ConfigError, EntryProblem, Loaded
+from catalog_inspector.core.config import ConfigError, EntryProblem, Loaded, ServerSpec
 from catalog_inspector.core.drift import DEFAULT_KEEP
 from catalog_inspector.runtime import Runtime, ServerSupervisor
 from catalog_inspector.runtime.messages import MessageBridge
@@ -62,6 +62,11 @@ class AppPresenter(QObject):
         self.checks = Checks(runtime.calls, self)
         self.presenters: dict[str, ServerPresenter] = {}
         self.current: ServerPresenter | None = None
+        # The bundled demo servers, listed beside the configuration's: by default only while it has none
+        # (`show_demo` None), else as the person chose (Servers › Show the bundled demo servers).
+        self.demo: list[ServerSpec] = []
+        self.show_demo: bool | None = None
+        self._loaded: Loaded | None = None
         self._follow_servers()
         runtime.servers_changed.connect(self._on_runtime_servers_changed)
         runtime.exported.connect(self.exported)
@@ -139,9 +144,36 @@ class AppPresenter(QObject):
         is said on the message bridge and changes nothing."""
         self.runtime.config.write(change, done, what)
 
-    def apply_config(self, loaded: Loaded) -> None:
-        """Follow a configuration read again: unchanged servers keep their sessions (`Runtime.apply`)."""
-        self.runtime.apply(loaded.specs, loaded.problems)
+    def apply_config(self, loaded: Loaded) -> bool:
+        """Follow a configuration read again: unchanged servers keep their sessions (`Runtime.apply`).
+
+        Returns whether this hid the demo servers by itself: they were listed because there was
+        no configuration, and now it has servers of its own (the window says where they went).
+        """
+        was_shown = self.demo_shown
+        self._loaded = loaded
+        self.runtime.apply(self._with_demo(loaded.specs), loaded.problems)
+        return was_shown and self.show_demo is None and not self.demo_shown
+
+    @property
+    def demo_shown(self) -> bool:
+        """Whether the bundled demo servers are listed now."""
+        shown = [supervisor.spec for supervisor in self.runtime.supervisors]
+        return bool(self.demo) and all(spec in shown for spec in self.demo)
+
+    def set_show_demo(self, show: bool) -> None:
+        """List the bundled demo servers beside the configuration's, or not (the configuration is left alone)."""
+        self.show_demo = show
+        specs = self._loaded.specs if self._loaded is not None else []
+        problems = self._loaded.problems if self._loaded is not None else []
+        self.runtime.apply(self._with_demo(specs), problems)
+
+    def _with_demo(self, specs: list[ServerSpec]) -> list[ServerSpec]:
+        shown = self.show_demo if self.show_demo is not None else not specs
+        if not shown:
+            return list(specs)
+        taken = {spec.name for spec in specs}
+        return [*specs, *(spec for spec in self.demo if spec.name not in taken)]
 
     def load_config(self, path: Path, done: Callable[[Loaded | ConfigError], None]) -> None:
         """Read a config file off the GUI thread (its `${keyring:…}` values too)."""
