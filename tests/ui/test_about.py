@@ -26,7 +26,9 @@ def test_the_text_names_the_app_version_the_sdk_qt_and_python() -> None:
 def test_help_about_opens_a_plain_text_box(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = harness.window([])
     help_menu = next(action for action in window.findChild(QMenuBar).actions() if action.text() == "&Help")
-    assert [action.text() for action in help_menu.menu().actions()] == ["&About MCP Catalog Inspector"]
+    assert [action.text() for action in help_menu.menu().actions()] == [
+        "Command &palette…", "&Keyboard shortcuts", "&About MCP Catalog Inspector"
+    ]  # fmt: skip
     window.findChild(QAction, "aboutAction").trigger()
     box = window.findChild(QMessageBox, "aboutDialog")
     assert box is not None and box.isVisible()

@@ -35,6 +35,7 @@ from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.dialogs.imports import ImportDialog
 from catalog_inspector.ui.dialogs.server import ServerDialog
 from catalog_inspector.ui.export_action import SnapshotExport
+from catalog_inspector.ui.help_menu import build_help_menu
 from catalog_inspector.ui.models.server_list import ServerListModel
 from catalog_inspector.ui.presenters import AppPresenter, Banner, ServerPresenter
 from catalog_inspector.ui.server_menu import ServerMenu
@@ -201,14 +202,7 @@ class MainWindow(QMainWindow):
             self, self.app, self.menuBar().addMenu("&Servers"), self._selected_name, self.select_server, self.sign_out
         )
         self.server_actions = self.server_menu.actions
-        about = self.menuBar().addMenu("&Help").addAction("&About MCP Catalog Inspector")
-        about.setObjectName("aboutAction")
-        about.triggered.connect(self._on_about_triggered)
-
-    def _on_about_triggered(self) -> None:
-        from catalog_inspector.ui.dialogs.about import show_about
-
-        show_about(self)
+        build_help_menu(self, self.menuBar().addMenu("&Help"))
 
     # -- the pages after Tools, built after the first frame (`ui.window_pages`) ----------
     @property

@@ -176,6 +176,21 @@ class ToolsPane(QWidget):
         if not self.planning:
             self.model.set_marks(*self._marks, self._linted, self._excluded)
 
+    def show_tool(self, name: str) -> bool:
+        """Make tool `name` the current row, in view: the filter cleared if it hides it, rows fetched up to it."""
+        model = self.model
+        if not model.has_tool(name):
+            return False
+        if not model.tool_index(name).isValid() and self.filter.text():
+            self.filter.clear()
+        while not model.tool_index(name).isValid() and model.rowCount() < model.matching_count():
+            model.fetchMore(QModelIndex())
+        index = model.tool_index(name)
+        if index.isValid():
+            self.tree.setCurrentIndex(index)
+            self.tree.scrollTo(index)
+        return index.isValid()
+
     def set_tokens(self, tokens: Mapping[str, int]) -> None:
         """Each tool's cost in tokens, for the Tokens column (empty until counted)."""
         self.model.set_tokens(tokens)
