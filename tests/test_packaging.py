@@ -96,6 +96,17 @@ def test_the_scalable_icon_and_the_packages_window_icon_are_the_source_svg() -> 
     assert (ROOT / "packaging" / "windows" / f"{NAME}.ico").read_bytes()[:4] == b"\x00\x00\x01\x00"
 
 
+def test_the_token_table_is_package_data() -> None:
+    # A wheel without it cannot count tokens (and tiktoken alone would go to the network for it).
+    from fnmatch import fnmatch
+
+    from catalog_inspector.core.catalog.tokens import DATA_FILE
+
+    patterns = _pyproject()["tool"]["setuptools"]["package-data"]["catalog_inspector"]
+    assert any(fnmatch(f"data/{DATA_FILE}", pattern) for pattern in patterns)
+    assert (Path(catalog_inspector.__file__).parent / "data" / DATA_FILE).is_file()
+
+
 def test_the_pyinstaller_spec_names_every_entry_point_and_lazy_import() -> None:
     spec = SPEC.read_text()
     assert '"app" / "catalog_inspector" / "__main__.py"' in spec

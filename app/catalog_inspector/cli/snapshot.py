@@ -7,6 +7,7 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import anyio
 
@@ -22,7 +23,7 @@ from catalog_inspector.cli.common import (
     usage,
 )
 from catalog_inspector.cli.oauth import use_oauth_hooks
-from catalog_inspector.core.calls import derived_keys
+from catalog_inspector.core.calls import PageWork, derived_keys
 from catalog_inspector.core.catalog import (
     PageRecord,
     Snapshot,
@@ -46,14 +47,19 @@ from catalog_inspector.core.errors import (
     transport_hint,
 )
 from catalog_inspector.core.files import write_text_safely
+from catalog_inspector.core.gc_pause import collector_paused
 from catalog_inspector.core.session import SessionWorker
 from catalog_inspector.core.text import visible
 
 
-def _write(snapshot: Snapshot, out: Path | None, bare: bool = False) -> None:
+def _write(snapshot: Snapshot, out: Path | None, bare: bool = False, extra: dict[str, Any] | None = None) -> None:
     """Stream the snapshot JSON to stdout (`-` too), or safely to `out` (see `write_text_safely`), with the
-    document's derived keys (`core.document`: tokens, lint) at its end (`bare`: both null)."""
-    extra = derived_keys(snapshot) if not bare else {"tokens": None, "lint": None}
+    document's derived keys (`derived_keys`: tokens, lint; `extra` when made already) at its end (`bare`: both
+    null)."""
+    if bare:
+        extra = {"tokens": None, "lint": None}
+    elif extra is None:
+        extra = derived_keys(snapshot)
     if out is None or str(out) == "-":
         write_json(snapshot, sys.stdout, extra)
         sys.stdout.flush()
@@ -61,14 +67,16 @@ def _write(snapshot: Snapshot, out: Path | None, bare: bool = False) -> None:
     write_text_safely(out, lambda handle: write_json(snapshot, handle, extra))
 
 
-def write_out(command: str, snapshot: Snapshot, out: Path | None, bare: bool = False) -> int:
+def write_out(
+    command: str, snapshot: Snapshot, out: Path | None, bare: bool = False, extra: dict[str, Any] | None = None
+) -> int:
     """Write the snapshot (see `_write`); 0, or the exit code after saying on stderr why it was not written.
 
     A reader that closed stdout is not a failure to report here: `BrokenPipeError` goes up to `cli.main`.
     """
     where = "stdout" if out is None or str(out) == "-" else str(out)
     try:
-        _write(snapshot, out, bare)
+        _write(snapshot, out, bare, extra)
     except BrokenPipeError:
         raise
     except OSError as exc:
@@ -129,14 +137,30 @@ def exit_code(snapshot: Snapshot) -> int:
     return EXIT_CODES[snapshot.lists[partial[0]].status if partial else snapshot.status]
 
 
-async def walk_until_signalled(spec: ServerSpec, limits: Limits) -> Snapshot:
+async def walk_until_signalled(spec: ServerSpec, limits: Limits, work: PageWork | None = None) -> Snapshot:
     """One walk, as `SessionWorker.walk_once`; TERM, HUP or INT stop it: the server's process group is
-    killed without a grace period and the snapshot says `failed`, kind `cancelled`, with the pages reached."""
+    killed without a grace period and the snapshot says `failed`, kind `cancelled`, with the pages reached.
+
+    `work`: counts and lints the pages as they come (`PageWork`), beside the walk; done when this returns.
+    """
     pages: dict[str, list[PageRecord]] = {}
-    worker = SessionWorker(spec, limits, on_page=lambda name, page: pages.setdefault(name, []).append(page))
+    worker = SessionWorker(
+        spec,
+        limits,
+        on_page=lambda name, page: pages.setdefault(name, []).append(page),
+        on_items=work.page if work is not None else None,
+    )
     started = time.perf_counter()
-    # No grace period on a signal: whoever sent it is waiting for us.
-    snapshot, name = await until_signalled(worker.walk_once, worker.faults.quit_soon)
+    snapshot: Snapshot | None = None
+    async with anyio.create_task_group() as group:
+        if work is not None:
+            group.start_soon(work.follow)
+        try:
+            # No grace period on a signal: whoever sent it is waiting for us.
+            snapshot, name = await until_signalled(worker.walk_once, worker.faults.quit_soon)
+        finally:
+            if work is not None:
+                work.walked(wanted=snapshot is not None and snapshot.status == "complete")
     if snapshot is not None:
         return snapshot
     return failed_snapshot(stopped(name, "the walk"), source_of(spec), started, pages=pages)
@@ -148,19 +172,27 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         spec = spec_from(args)
     except UsageError as exc:
         return usage(parser, "snapshot", str(exc))
-    snapshot = walk(args, spec)
-    if written := write_out("snapshot", snapshot, args.out, args.bare):
-        return written
+    # Nothing of the walk is garbage before the process ends: the collector would only rescan the catalog.
+    with collector_paused():
+        work = None if args.bare else PageWork(spec.name)
+        snapshot = walk(args, spec, work)
+        extra = work.keys(snapshot) if work is not None else None
+        if written := write_out("snapshot", snapshot, args.out, args.bare, extra):
+            return written
     say_why(snapshot)
     return exit_code(snapshot)
 
 
-def walk(args: argparse.Namespace, spec: ServerSpec) -> Snapshot:
-    """One walk of `spec` under the budgets the flags and the entry give, stopped by a signal if one comes."""
+def walk(args: argparse.Namespace, spec: ServerSpec, work: PageWork | None = None) -> Snapshot:
+    """One walk of `spec` under the budgets the flags and the entry give, stopped by a signal if one comes.
+
+    `work`: the document's tokens and lint made as the pages come (`PageWork`; it loads the token table);
+    without it and without `--bare`, the table loads while the walk waits on the server.
+    """
     use_oauth_hooks(args, MESSAGE_LIMIT)
-    if not getattr(args, "bare", False):
-        preload()  # the token encoding loads while the walk waits on the server
-    return anyio.run(walk_until_signalled, spec, limits_of(args, spec))
+    if work is None and not getattr(args, "bare", False):
+        preload()
+    return anyio.run(walk_until_signalled, spec, limits_of(args, spec), work)
 
 
 def say_why(snapshot: Snapshot) -> None:

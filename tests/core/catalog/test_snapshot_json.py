@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from catalog_inspector.core.catalog import FORMAT, ListResult, PageRecord, Snapshot
+from catalog_inspector.core.catalog import FORMAT, LIST_NAMES, ListResult, PageRecord, Snapshot
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind
 
 json_values = st.recursive(
@@ -130,3 +130,30 @@ def test_the_streamed_document_is_the_same_json_one_catalog_item_per_line(
     lines = text.split("\n")  # not splitlines(): U+0085 and U+2028 may stand raw inside strings
     for tool in tools:  # each catalog item is one line of its own
         assert "    " + json.dumps(tool, ensure_ascii=False) in [line.rstrip(",") for line in lines]
+
+
+_ROW_TEXT = st.text(st.characters(), max_size=12)
+
+
+@given(
+    rows=st.lists(st.dictionaries(_ROW_TEXT, _ROW_TEXT | st.integers() | st.none(), max_size=5), max_size=6),
+    counts=st.dictionaries(_ROW_TEXT, st.integers(min_value=0) | st.booleans(), max_size=6),
+)
+def test_the_derived_keys_are_written_one_element_a_line_as_the_encoder_writes_them(
+    rows: list[dict[str, object]], counts: dict[str, object]
+) -> None:
+    # The lint rows and the per-tool counts go through a quicker path than the JSON encoder: byte for byte the same.
+    import io
+
+    from catalog_inspector.core.catalog import write_json
+
+    snapshot = Snapshot("complete", None, {}, {}, None, {n: ListResult("not_offered") for n in LIST_NAMES})
+    out = io.StringIO()
+    write_json(snapshot, out, {"tokens": {"encoding": "o200k_base", "tools": counts}, "lint": rows})
+    text = out.getvalue()
+    encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
+    for row in rows:
+        assert "    " + encode(row) in [line.rstrip(",") for line in text.split("\n")]
+    for name, count in counts.items():
+        assert "      " + encode(name) + ": " + encode(count) in [line.rstrip(",") for line in text.split("\n")]
+    assert json.loads(text)["lint"] == rows

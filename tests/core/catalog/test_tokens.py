@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import gzip
 import hashlib
 import json
@@ -10,17 +11,24 @@ import sys
 from importlib import resources
 
 from catalog_inspector.core.catalog import ListResult, PageRecord, Snapshot
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from catalog_inspector.core.catalog.tokens import (
     DATA_FILE,
     ENCODING,
+    KEPT_PARTS,
     PIECE,
     TokenCount,
-    _ranks,
+    ToolCounter,
+    _table,
+    count_items,
     count_snapshot,
     count_texts,
     delta_words,
     encoding,
     host_text,
+    tool_parts,
 )
 from tests.helpers import ROOT
 
@@ -29,15 +37,34 @@ O200K_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d
 
 
 def test_the_shipped_table_is_openais_o200k_base() -> None:
-    data = json.loads(gzip.decompress(resources.files("catalog_inspector").joinpath("data", DATA_FILE).read_bytes()))
-    ranks = _ranks(data["bpe_ranks"])
-    import base64
-
+    head, ranks = _table(resources.files("catalog_inspector").joinpath("data", DATA_FILE).read_bytes())
     rebuilt = "".join(
         f"{base64.b64encode(token).decode()} {rank}\n" for token, rank in sorted(ranks.items(), key=lambda kv: kv[1])
     )
     assert hashlib.sha256(rebuilt.encode()).hexdigest() == O200K_SHA256
-    assert data["special_tokens"] == {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}
+    assert head["encoding"] == ENCODING and head["count"] == len(ranks) == 199_998
+    assert head["special_tokens"] == {"<|endoftext|>": 199999, "<|endofprompt|>": 200018}
+    # tiktoken's own o200k_base pattern (tiktoken_ext/openai_public.py), which ToolCounter's cuts rely on.
+    assert head["pat_str"].startswith("[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*")
+    assert "(?<" not in head["pat_str"]  # no look-behind: what follows a cut is split as at a text's start
+
+
+def test_the_table_is_written_by_the_packaging_script(tmp_path) -> None:
+    # packaging/make_token_table.py turns js-tiktoken's form into the shipped table: the same bytes again.
+    head, ranks = _table(resources.files("catalog_inspector").joinpath("data", DATA_FILE).read_bytes())
+    tokens = sorted(ranks, key=ranks.__getitem__)
+    lines = [f"! {start} " + " ".join(base64.b64encode(t).decode() for t in tokens[start : start + 1000])
+             for start in range(0, len(tokens), 1000)]  # fmt: skip
+    source = tmp_path / "o200k_base.json.gz"
+    form = {"pat_str": head["pat_str"], "special_tokens": head["special_tokens"], "bpe_ranks": "\n".join(lines)}
+    source.write_bytes(gzip.compress(json.dumps(form).encode()))
+    out = tmp_path / "out"
+    script = ROOT / "packaging" / "make_token_table.py"
+    proc = subprocess.run(
+        [sys.executable, str(script), str(source), "--out", str(out)], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_bytes() == resources.files("catalog_inspector").joinpath("data", DATA_FILE).read_bytes()
 
 
 def test_known_counts() -> None:
@@ -129,3 +156,44 @@ def test_a_huge_text_is_counted_in_pieces_all_but_exactly() -> None:
     solid = "x" * (3 * PIECE + 5)  # no space to cut at: cut hard, a token or so off per cut at most
     exact = len(encoding().encode_ordinary(solid))
     assert abs(count_texts([solid])[0] - exact) <= 3
+
+
+# Text a server may send: every kind of character the pattern tells apart, the JSON escapes, apostrophes (a
+# letter run can take one on), letters right where a cut falls, and ones that render alike.
+_TEXT = st.text(
+    st.sampled_from([*"aZ'\"\\:{},[] \n\t\r/09Ωǅ\u0301\u200b٣😀"]) | st.characters(), max_size=16
+) | st.sampled_from(["inputSchema", "'s", "x'LL", "Schema'", '"inputSchema":', "\r\n", "   "])
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | _TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+    max_leaves=8,
+)
+_FIELDS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations")
+_TOOLS = st.dictionaries(st.sampled_from(_FIELDS), _JSON, max_size=6)
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(tools=st.lists(_TOOLS, min_size=1, max_size=6))
+def test_a_tool_counted_in_parts_counts_as_its_whole_text(tools: list[dict]) -> None:
+    # The oracle is the encoding of the whole text, as tiktoken makes it; the counter remembers parts across tools.
+    counter = ToolCounter()
+    for tool in tools:
+        assert "".join(tool_parts(tool)) == host_text("tools", tool)
+        assert counter.count(tool) == len(encoding().encode_ordinary(host_text("tools", tool)))
+    assert counter.counts(tools) == count_items("tools", tools)
+
+
+def test_schema_parts_are_remembered_and_the_memory_is_bounded() -> None:
+    schema = {"type": "object", "properties": {"q": {"type": "string", "description": "what to look for"}}}
+    tools = [{"name": f"t{n}", "description": f"tool {n}", "inputSchema": schema} for n in range(50)]
+    counter = ToolCounter()
+    assert counter.counts(tools) == count_items("tools", tools)
+    assert list(counter.parts) == [tool_parts(tools[0])[1]]  # one schema, encoded once
+    many = [{"name": "t", "inputSchema": {"type": "object", "title": str(n)}} for n in range(KEPT_PARTS + 10)]
+    assert counter.counts(many) == count_items("tools", many)
+    assert len(counter.parts) <= KEPT_PARTS
+
+
+def test_a_huge_tool_is_counted_whole_as_count_texts_does() -> None:
+    tool = {"name": "big", "description": "word " * PIECE, "inputSchema": {"type": "object"}}
+    assert ToolCounter().count(tool) == count_items("tools", [tool])[0]

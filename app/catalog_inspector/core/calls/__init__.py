@@ -54,6 +54,7 @@ from catalog_inspector.core.calls.asking import (
 )
 from catalog_inspector.core.calls.catalog_checks import (
     LINT_LEVELS,
+    Linted,
     LintRow,
     catalog_lint,
     derived_keys,
@@ -109,6 +110,7 @@ from catalog_inspector.core.calls.outcome import (
     judge_in_process,
     layer_of,
 )
+from catalog_inspector.core.calls.page_work import PageWork
 from catalog_inspector.core.calls.replay import (
     ANSWERS_FILE,
     answers_document,
@@ -176,6 +178,8 @@ __all__ = [
     "LintRow",
     "catalog_lint",
     "derived_keys",
+    "PageWork",
+    "Linted",
     "lint_counts",
     "lint_lines",
     "schema_key",

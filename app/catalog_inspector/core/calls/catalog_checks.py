@@ -15,7 +15,7 @@ leave them out. The commands that write a snapshot (`snapshot`, `check --out`, `
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +35,7 @@ from catalog_inspector.core.text import visible
 __all__ = [
     "LINT_LEVELS",
     "LintRow",
+    "Linted",
     "catalog_lint",
     "derived_keys",
     "lint_counts",
@@ -108,21 +109,25 @@ def tool_lint_steps(
     server: str | None,
     cache: dict[str, tuple[LintIssue, ...]],
     metaschema_limit: int | None = None,
+    parameters: dict[str | None, tuple[LintIssue, ...]] | None = None,
+    key_of: Callable[[Any], str | None] = schema_key,
 ) -> Steps[tuple[Linted, dict[str, Any]]]:
     """`tool_lint` a tool a step (`core.steps`), with `cache` (schema key → its issues) kept by the caller.
 
     `metaschema_limit`: the metaschema pass (~0.05 ms a JSON value) only for schemas of at most
     that many values; a bigger one is linted without it, left out of `cache` and returned among the
     deferred (key → schema), for a pass elsewhere: put its whole lint in `cache` and run this again
-    (then every schema is a cache hit) for the list `tool_lint` makes.
+    (then every schema is a cache hit) for the list `tool_lint` makes. `parameters` (input schema key → its
+    undocumented parameters) may be kept by the caller too, for a catalog linted a part at a time; `key_of`
+    may give a schema's key from what the caller made of it already (any text its JSON alone decides).
     """
     found: Linted = {}
     deferred: dict[str, Any] = {}
-    parameters: dict[str | None, tuple[LintIssue, ...]] = {}  # input schema key → its undocumented parameters
+    parameters = parameters if parameters is not None else {}
     for tool in tools:
         issues = tool_issues(tool, server, parameters=False)
         schema = tool.get("inputSchema")
-        input_key = schema_key(schema) if "inputSchema" in tool else None
+        input_key = key_of(schema) if "inputSchema" in tool else None
         undocumented = parameters.get(input_key) if input_key is not None else None
         if undocumented is None:
             undocumented = tuple(undocumented_issues(schema))
@@ -133,7 +138,7 @@ def tool_lint_steps(
             if key not in tool:
                 continue
             schema = tool[key]
-            cache_key = input_key if key == "inputSchema" else schema_key(schema)
+            cache_key = input_key if key == "inputSchema" else key_of(schema)
             linted = cache.get(cache_key) if cache_key is not None else None
             if linted is None:
                 whole = metaschema_limit is None or cache_key is None or small(schema, metaschema_limit)
@@ -154,11 +159,14 @@ def catalog_lint(snapshot: Snapshot) -> list[LintRow]:
     return [LintRow(**row) for row in catalog_lint_rows(snapshot)]
 
 
-def catalog_lint_rows(snapshot: Snapshot) -> list[dict[str, str]]:
-    """`catalog_lint` as the document's rows (made once: 200,000 rows are not built twice)."""
+def catalog_lint_rows(snapshot: Snapshot, linted: Linted | None = None) -> list[dict[str, str]]:
+    """`catalog_lint` as the document's rows (made once: 200,000 rows are not built twice).
+
+    `linted`: `tool_lint` of the catalog's tools, made beforehand (as the pages came: `PageWork`).
+    """
     if snapshot.status != "complete":
         return []
-    found = tool_lint(snapshot.tools.items, snapshot.source.get("name"))
+    found = dict(linted) if linted is not None else tool_lint(snapshot.tools.items, snapshot.source.get("name"))
     for name, issues in exclusion_issues(snapshot.excluded_tools).items():
         found[name] = (*issues, *found.get(name, ()))
     return lint_rows(found)
@@ -190,9 +198,14 @@ def lint_lines(rows: Sequence[LintRow]) -> list[str]:
     return lines
 
 
-def derived_keys(snapshot: Snapshot) -> dict[str, Any]:
+def derived_keys(
+    snapshot: Snapshot, tool_counts: Sequence[int] | None = None, linted: Linted | None = None
+) -> dict[str, Any]:
     """`tokens` (null without an accepted catalog) and `lint` (`[{item, code, severity, pointer, message}]`,
     empty without one) for the end of the snapshot document. (The count on a thread beside the lint gained
-    nothing: a tool's JSON, most of the count, holds the GIL.)"""
-    count = count_snapshot(snapshot)
-    return {"tokens": count.to_json() if count is not None else None, "lint": catalog_lint_rows(snapshot)}
+    nothing: a tool's JSON, most of the count, holds the GIL.)
+
+    `tool_counts` and `linted`: the tools' counts and lint, made beforehand (`PageWork`), in catalog order.
+    """
+    count = count_snapshot(snapshot, tool_counts)
+    return {"tokens": count.to_json() if count is not None else None, "lint": catalog_lint_rows(snapshot, linted)}

@@ -44,11 +44,14 @@ class Timeline:
         pages: finished pages, in order.
         in_flight: (index, cursor, start) of the request being waited on, if any.
         on_page: called with each finished page (for a live view); progress, not a result.
+        on_items: called with the items of each page the walk took (every rule passed), as sent; work
+            that can start before the walk is judged (`core.calls.PageWork`), never a result.
     """
 
     pages: list[PageRecord] = field(default_factory=list)
     in_flight: tuple[int, str | None, float] | None = None
     on_page: Callable[[PageRecord], None] | None = None
+    on_items: Callable[[list[dict[str, Any]]], None] | None = None
 
     def add(self, record: PageRecord) -> None:
         self.pages.append(record)
@@ -153,6 +156,8 @@ async def walk_list(kind: ListKind, fetch: PageFetcher, limits: Limits, timeline
             PageRecord(index, cursor, next_cursor, len(page_items), names, size, latency, ttl_ms=ttl, cache_scope=scope)
         )
         items.extend(page_items)
+        if timeline.on_items is not None:
+            timeline.on_items(page_items)
         if next_cursor is None:
             return items
         cursor = next_cursor

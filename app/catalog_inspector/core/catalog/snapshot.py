@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import IO, Any, Literal
@@ -367,13 +367,25 @@ def _write_lines(items: list[Any] | dict[str, Any] | None, out: IO[str], indent:
     if isinstance(items, dict):
         out.write("{")
         for position, (key, value) in enumerate(items.items()):
-            out.write(("," if position else "") + inner + encode(key) + ": " + encode(value))
+            said = repr(value) if type(value) is int else encode(value)  # a token count: what the encoder writes
+            out.write(("," if position else "") + inner + encode(key) + ": " + said)
         out.write("\n" + indent + "}")
         return
     out.write("[")
     for position, item in enumerate(items):
-        out.write(("," if position else "") + inner + encode(item))
+        out.write(("," if position else "") + inner + _flat(item, encode))
     out.write("\n" + indent + "]")
+
+
+def _flat(item: Any, encode: Callable[[Any], str]) -> str:
+    """`encode(item)`, written here for an object of strings (a lint row): the encoder makes itself anew for every
+    object it is given (200,000 lint rows took 0.8 s), while a string is one call of its C string encoder."""
+    if type(item) is not dict or not all(type(key) is str and type(value) is str for key, value in item.items()):
+        return encode(item)
+    return "{" + ", ".join([_string(key) + ": " + _string(value) for key, value in item.items()]) + "}"
+
+
+_string = json.encoder.encode_basestring  # what `JSONEncoder(ensure_ascii=False)` writes a string with
 
 
 def summarize(lists: dict[str, ListResult]) -> tuple[Status, ErrorInfo | None]:

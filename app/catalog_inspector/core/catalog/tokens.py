@@ -1,11 +1,11 @@
 """What a catalog costs in a model's context: tokens per tool, per list and per catalog, counted offline.
 
 The encoding is OpenAI's `o200k_base` (GPT-4o and later), run by `tiktoken`. Its
-merge ranks ship with this package (`data/o200k_base.json.gz`: js-tiktoken's
-compact form of the same table, MIT; the test suite rebuilds OpenAI's
-`o200k_base.tiktoken` from it and checks its published SHA-256), so nothing is
-downloaded, at run time or ever: tiktoken's own loader would fetch the table from
-the network on first use.
+merge ranks ship with this package (`data/o200k_base.ranks.gz`, written from
+js-tiktoken's form of the same table, MIT, by `packaging/make_token_table.py`; the
+test suite rebuilds OpenAI's `o200k_base.tiktoken` from it and checks its published
+SHA-256), so nothing is downloaded, at run time or ever: tiktoken's own loader would
+fetch the table from the network on first use.
 
 What is counted is what a host sends a model, not the wire JSON: for a tool its
 `name`, `title`, `description`, `inputSchema` and `outputSchema` (those it has, in
@@ -18,6 +18,12 @@ different per host): the counts are the catalog's share, comparable between walk
 lists are counted (`lists`) but are not in `total`: hosts show prompts and resources
 to the user and send the chosen one only.
 
+A tool is counted in parts that the encoding is known to split at (`ToolCounter`):
+the part up to its `inputSchema` key, then each schema with what follows it. Schemas
+repeat across a catalog (generated servers share a few shapes), and a part seen
+before is not encoded again: the counts are those of the whole text, exactly (the
+test suite checks it on arbitrary tools, hostile text included).
+
 Qt-free. The encoding itself runs in tiktoken's Rust code without the GIL; a
 tool's JSON is a few microseconds of Python with it, so the app counts between
 its events (`count_snapshot_steps`), after loading the table behind its window at
@@ -26,7 +32,6 @@ start-up (the one part that holds the GIL for long: ~0.2 s, once).
 
 from __future__ import annotations
 
-import base64
 import gzip
 import json
 import threading
@@ -34,6 +39,7 @@ import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
+from itertools import accumulate, chain, islice
 from typing import TYPE_CHECKING, Any
 
 from catalog_inspector.core.catalog.lists import LIST_KINDS, LIST_NAMES
@@ -46,44 +52,56 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ENCODING",
+    "SCHEMA_FIELDS",
     "TokenCount",
+    "ToolCounter",
     "count_items",
     "count_snapshot",
     "count_snapshot_steps",
     "count_texts",
     "delta_words",
     "encoding",
+    "encoding_ready",
     "host_text",
+    "tool_parts",
     "preload",
     "preload_encoding",
     "token_words",
 ]
 
 ENCODING = "o200k_base"
-DATA_FILE = "o200k_base.json.gz"
+DATA_FILE = "o200k_base.ranks.gz"
 TOOL_FIELDS = ("name", "title", "description", "inputSchema", "outputSchema")
+SCHEMA_FIELDS = TOOL_FIELDS[3:]  # a tool's text may be cut just before the `":` after each (`ToolCounter`)
 LEFT_OUT = frozenset({"_meta", "icons"})  # of the other lists' items: never in a prompt
 PIECE = 32_768  # characters counted at once (see `count_texts`)
-LOAD_POLITE_EVERY = 2_000  # ranks read between two lets-go of the GIL (~0.5 ms; see `_polite`)
+LOAD_POLITE_EVERY = 2_000  # ranks made between two lets-go of the GIL (~1 ms: the window's thread waits no longer)
 COUNT_EVERY = 32  # items counted a step (about 0.7 ms of rich tools)
 NEAR = 1_024  # how far back from a cut a space is looked for
+KEPT_PARTS = 4_096  # schema parts a ToolCounter remembers (then it starts again: a catalog of unique schemas)
+KEPT_PART_CHARS = 16_384  # a longer part is counted each time (what it costs to encode dwarfs a lookup anyway)
 
 _lock = threading.Lock()
 _loaded: list[tiktoken.Encoding] = []  # the one encoding, once loaded (a list: no `global` rebinding)
 
 
-def _ranks(bpe_ranks: str) -> dict[bytes, int]:
-    """js-tiktoken's ranks: lines of `! OFFSET TOKEN TOKEN …`, tokens base64, ranks counting up from OFFSET."""
+def _table(packed: bytes) -> tuple[dict[str, Any], dict[bytes, int]]:
+    """The shipped table (`packaging/make_token_table.py`): its head (pattern, special tokens) and the ranks.
+
+    gzip of one JSON line, then a byte per token (its length, in rank order), then the tokens' bytes.
+    """
+    head_line, _, body = gzip.decompress(packed).partition(b"\n")
+    head = json.loads(head_line)
+    count = int(head["count"])
+    blob, ends = body[count:], list(accumulate(body[:count]))
+    tokens = map(blob.__getitem__, map(slice, chain((0,), ends), ends))
     ranks: dict[bytes, int] = {}
-    decode = base64.b64decode
-    for line in bpe_ranks.split("\n"):
-        if not line:
-            continue
-        _, offset, *tokens = line.split(" ")
-        start = int(offset)
-        for position, token in enumerate(_polite(tokens, LOAD_POLITE_EVERY)):
-            ranks[decode(token)] = start + position
-    return ranks
+    for start in range(0, count, LOAD_POLITE_EVERY):  # the window's thread gets the GIL between two runs
+        ranks.update(
+            zip(islice(tokens, LOAD_POLITE_EVERY), range(start, min(start + LOAD_POLITE_EVERY, count)), strict=True)
+        )
+        time.sleep(0)
+    return head, ranks
 
 
 def encoding() -> tiktoken.Encoding:
@@ -92,17 +110,18 @@ def encoding() -> tiktoken.Encoding:
         if not _loaded:
             import tiktoken
 
-            packed = resources.files("catalog_inspector").joinpath("data", DATA_FILE).read_bytes()
-            data = json.loads(gzip.decompress(packed))
+            head, ranks = _table(resources.files("catalog_inspector").joinpath("data", DATA_FILE).read_bytes())
             _loaded.append(
                 tiktoken.Encoding(
-                    ENCODING,
-                    pat_str=data["pat_str"],
-                    mergeable_ranks=_ranks(data["bpe_ranks"]),
-                    special_tokens=data["special_tokens"],
+                    ENCODING, pat_str=head["pat_str"], mergeable_ranks=ranks, special_tokens=head["special_tokens"]
                 )
             )
         return _loaded[0]
+
+
+def encoding_ready() -> bool:
+    """Whether the encoding is loaded (a count now takes no time to load it, and does not wait for a load)."""
+    return bool(_loaded)
 
 
 def preload_encoding() -> None:
@@ -121,14 +140,73 @@ def preload() -> threading.Thread:
     return thread
 
 
+# NaN from a server (the SDK's parser takes it) still counts: as the text a host would print.
+_compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
+
+
 def host_text(list_name: str, item: Mapping[str, Any]) -> str:
     """The text of one item as a host would send it to a model (see the module docstring)."""
     if list_name == "tools":
         sent = {key: item[key] for key in TOOL_FIELDS if key in item}
     else:
         sent = {key: value for key, value in item.items() if key not in LEFT_OUT}
-    # NaN from a server (the SDK's parser takes it) still counts: as the text a host would print.
-    return json.dumps(sent, ensure_ascii=False, separators=(",", ":"), default=str)
+    return _compact(sent)
+
+
+class ToolCounter:
+    """Counts tools as `count_items("tools", …)` does, a part at a time, remembering the schema parts it has seen.
+
+    A tool's text is `{"name":…,"inputSchema":…,"outputSchema":…}`; it is cut just before the `":` that follows
+    each schema key. o200k_base first splits a text into pieces by its pattern, then encodes each piece alone,
+    and a piece never spans these cuts: the character before one is the key's last letter, `a`, and a run of
+    letters ends at a `"` (only an apostrophe could carry it on); the pattern has no look-behind, so what
+    follows a cut is split as it would be at the start of a text. So the whole text's count is the sum of its
+    parts' counts. A text over PIECE characters is counted whole, as `count_texts` does (its cuts differ).
+
+    Attributes:
+        parts: a schema part's text (`":{…},"outputSchema`) → its tokens, at most KEPT_PARTS of them.
+    """
+
+    def __init__(self) -> None:
+        self.parts: dict[str, int] = {}
+        self._encode = encoding().encode_ordinary
+
+    def count(self, tool: Mapping[str, Any]) -> int:
+        return self.count_parts(tool_parts(tool))
+
+    def count_parts(self, texts: Sequence[str]) -> int:
+        """The tokens of a tool given as its `tool_parts`."""
+        if sum(map(len, texts)) > PIECE:
+            return count_texts(["".join(texts)])[0]
+        tokens = len(self._encode(texts[0]))
+        for text in texts[1:]:
+            known = self.parts.get(text)
+            if known is None:
+                known = len(self._encode(text))
+                if len(text) <= KEPT_PART_CHARS:
+                    if len(self.parts) >= KEPT_PARTS:
+                        self.parts.clear()
+                    self.parts[text] = known
+            tokens += known
+        return tokens
+
+    def counts(self, tools: Iterable[Mapping[str, Any]]) -> list[int]:
+        return [self.count(tool) for tool in tools]
+
+
+def tool_parts(tool: Mapping[str, Any]) -> list[str]:
+    """`host_text("tools", tool)` cut before the `":` after each schema key (`ToolCounter`); joined, the same text.
+
+    The part after the first holds the schema (`":{…}}` or `":{…},"outputSchema`): one text per schema's JSON.
+    """
+    text = _compact({key: tool[key] for key in TOOL_FIELDS[:3] if key in tool})[:-1]  # `{"name":…` or `{`
+    parts: list[str] = []
+    for key in SCHEMA_FIELDS:
+        if key in tool:
+            parts.append(text + ("," if len(text) > 1 else "") + '"' + key)
+            text = '":' + _compact(tool[key])
+    parts.append(text + "}")
+    return parts
 
 
 def _pieces(text: str) -> Iterator[str]:
@@ -200,15 +278,6 @@ class TokenCount:
             return None
 
 
-def _polite(items: Iterable[Any], every: int) -> Iterator[Any]:
-    """`items`, with the GIL let go every `every` of them: a loop of Python on a worker thread otherwise gives it
-    back only every 5 ms, and each wait of the window's thread is a stall."""
-    for position, item in enumerate(items, 1):
-        yield item
-        if position % every == 0:
-            time.sleep(0)
-
-
 def count_items(list_name: str, items: Sequence[Mapping[str, Any]]) -> list[int]:
     return count_texts(host_text(list_name, item) for item in items)
 
@@ -222,12 +291,15 @@ def count_items_steps(list_name: str, items: Sequence[Mapping[str, Any]]) -> Ste
     return counts
 
 
-def count_snapshot(snapshot: Snapshot) -> TokenCount | None:
-    """The catalog's tokens, or None when its tools were not accepted (no catalog to count)."""
-    return run_whole(count_snapshot_steps(snapshot))
+def count_snapshot(snapshot: Snapshot, tool_counts: Sequence[int] | None = None) -> TokenCount | None:
+    """The catalog's tokens, or None when its tools were not accepted (no catalog to count).
+
+    `tool_counts`: each tool's count, in catalog order, made beforehand (as the pages came: `core.calls.PageWork`).
+    """
+    return run_whole(count_snapshot_steps(snapshot, tool_counts))
 
 
-def count_snapshot_steps(snapshot: Snapshot) -> Steps[TokenCount | None]:
+def count_snapshot_steps(snapshot: Snapshot, tool_counts: Sequence[int] | None = None) -> Steps[TokenCount | None]:
     """`count_snapshot` in small steps (`core.steps`): the window counts between its events. A thread is no
     way here: a tool's JSON holds the GIL, and counting 10,000 tools on one stalled a refresh 40 ms."""
     if snapshot.status != "complete":
@@ -236,11 +308,14 @@ def count_snapshot_steps(snapshot: Snapshot) -> Steps[TokenCount | None]:
     key = LIST_KINDS["tools"].key_field
     per_tool: dict[str, int] = {}
     items = tools.items
-    for start in range(0, len(items), COUNT_EVERY):
-        chunk = items[start : start + COUNT_EVERY]
-        for item, tokens in zip(chunk, count_items("tools", chunk), strict=True):
-            per_tool[str(item.get(key))] = tokens
-        yield
+    if tool_counts is not None:
+        per_tool.update(zip((str(item.get(key)) for item in items), tool_counts, strict=True))
+    else:
+        counter = ToolCounter()
+        for start in range(0, len(items), COUNT_EVERY):
+            chunk = items[start : start + COUNT_EVERY]
+            per_tool.update(zip((str(item.get(key)) for item in chunk), counter.counts(chunk), strict=True))
+            yield
     first = tools.pages[0].names if tools.pages else ()
     lists = {"tools": sum(per_tool.values())}
     for name in LIST_NAMES[1:]:

@@ -32,7 +32,9 @@ from catalog_inspector.core.jsonrpc_codes import METHOD_NOT_FOUND
 from catalog_inspector.core.session.connection import Connection
 from catalog_inspector.core.transport import HeaderScreen
 
-__all__ = ["REQUESTS", "take_snapshot"]
+__all__ = ["REQUESTS", "OnItems", "take_snapshot"]
+
+OnItems = Callable[[str, list[dict[str, Any]]], None]  # (list name, the items of a page the walk took)
 
 # The protocol binding of each list in `core.catalog.lists` (kept here: it needs the SDK's types).
 REQUESTS: dict[str, Callable[[types.PaginatedRequestParams | None], Any]] = {
@@ -50,8 +52,12 @@ async def _walk_one(
     deadline: float,
     on_page: Callable[[str, PageRecord], None] | None,
     screen: HeaderScreen | None = None,
+    on_items: OnItems | None = None,
 ) -> ListResult:
-    timeline = Timeline(on_page=(lambda record: on_page(kind.name, record)) if on_page else None)
+    timeline = Timeline(
+        on_page=(lambda record: on_page(kind.name, record)) if on_page else None,
+        on_items=(lambda items: on_items(kind.name, items)) if on_items else None,
+    )
     make_request = REQUESTS[kind.name]
 
     async def fetch(cursor: str | None) -> Fetched:
@@ -99,6 +105,7 @@ async def _walk_all(
     deadline: float,
     on_page: Callable[[str, PageRecord], None] | None,
     screen: HeaderScreen | None,
+    on_items: OnItems | None,
 ) -> dict[str, ListResult]:
     lists: dict[str, ListResult] = {}
     broken_in: str | None = None
@@ -111,7 +118,7 @@ async def _walk_all(
             lists[name] = ListResult("failed", error=ErrorInfo(ErrorKind.CONNECTION, message))
         else:
             lists[name] = await _walk_one(
-                connection, kind, limits, deadline, on_page, screen if name == "tools" else None
+                connection, kind, limits, deadline, on_page, screen if name == "tools" else None, on_items
             )
             if connection.faults.first is not None:
                 broken_in = name
@@ -125,6 +132,7 @@ async def take_snapshot(
     deadline: float | None = None,
     on_page: Callable[[str, PageRecord], None] | None = None,
     started: float | None = None,
+    on_items: OnItems | None = None,
 ) -> Snapshot:
     """Walk every list the server offers, each to its end or its first offence.
 
@@ -132,13 +140,14 @@ async def take_snapshot(
         deadline: absolute `anyio.current_time()` by which everything must be done
             (default: `limits.deadline` from now).
         on_page: called with (list name, page) as pages arrive.
+        on_items: called with (list name, items) for each page the walk took (`Timeline.on_items`).
     """
     started = started if started is not None else time.perf_counter()
     deadline = deadline if deadline is not None else anyio.current_time() + limits.deadline
     # 2026-07-28: a tool's x-mcp-header annotations decide its calls' headers, or exclude it.
     screen = HeaderScreen() if connection.protocol_version in MODERN_PROTOCOL_VERSIONS else None
     with collector_paused():
-        lists = await _walk_all(connection, limits, deadline, on_page, screen)
+        lists = await _walk_all(connection, limits, deadline, on_page, screen, on_items)
     status, error = summarize(lists)
     tools = lists["tools"]
     if tools.status == "complete" and screen is not None:

@@ -20,7 +20,7 @@ from catalog_inspector.core.catalog import PageRecord, Snapshot, failed_snapshot
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.errors import CatalogError, ErrorKind, internal_error
 from catalog_inspector.core.session.connection import Connection, Notification, connect
-from catalog_inspector.core.session.walk import take_snapshot
+from catalog_inspector.core.session.walk import OnItems, take_snapshot
 from catalog_inspector.core.transport import Faults, ServerLog
 
 __all__ = ["SessionWorker"]
@@ -45,6 +45,7 @@ class SessionWorker:
         *,
         log: ServerLog | None = None,
         on_page: Callable[[str, PageRecord], None] | None = None,
+        on_items: OnItems | None = None,
         on_notification: Notification | None = None,
         on_spawn: Callable[[int], None] | None = None,
         on_exit: Callable[[int], None] | None = None,
@@ -60,6 +61,7 @@ class SessionWorker:
         self.calls = 0
         self.retired = False
         self._on_page = on_page
+        self._on_items = on_items
         self._on_notification = on_notification
         self._on_spawn = on_spawn
         self._on_exit = on_exit
@@ -127,7 +129,12 @@ class SessionWorker:
                 if self._on_connected is not None:
                     self._on_connected(connection)
                 snapshot = await take_snapshot(
-                    connection, self.limits, deadline=deadline, on_page=self._on_page, started=started
+                    connection,
+                    self.limits,
+                    deadline=deadline,
+                    on_page=self._on_page,
+                    started=started,
+                    on_items=self._on_items,
                 )
                 self.snapshot = snapshot
                 if snapshot.error is not None and snapshot.error.kind is ErrorKind.TIMEOUT:
