@@ -10,10 +10,10 @@ import subprocess
 import sys
 from importlib import resources
 
-from catalog_inspector.core.catalog import ListResult, PageRecord, Snapshot
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from catalog_inspector.core.catalog import ListResult, PageRecord, Snapshot
 from catalog_inspector.core.catalog.tokens import (
     DATA_FILE,
     ENCODING,
