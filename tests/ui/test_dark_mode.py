@@ -321,3 +321,23 @@ def test_the_dialogs_problem_lines_are_readable_in_the_dark(qtbot, dark: QPalett
     imports.pasted.setPlainText("{ not json")
     assert imports.problem.text()
     assert assert_texts_readable(imports) > 1
+
+
+def test_a_hidden_styled_frame_is_restyled_when_next_shown_not_at_once(
+    qtbot, use_palette: Callable[[QPalette], None]
+) -> None:  # type: ignore[no-untyped-def]
+    frame = QWidget()
+    frame.setObjectName("frame")
+    qtbot.addWidget(frame)
+    QLabel("inside", frame)
+    theme.themed_style(frame, lambda: theme.frame_style("QWidget#frame", theme.CONFIRM, theme.CONFIRM_LINE))
+    assert sheet_color(frame, "background") == QColor(LIGHT["confirm"])
+    use_palette(theme.dark_palette())
+    assert sheet_color(frame, "background") == QColor(LIGHT["confirm"]), "hidden: nothing repolished yet"
+    frame.show()
+    qtbot.waitExposed(frame)
+    dark_tint = sheet_color(frame, "background")
+    assert dark_tint == theme.color(theme.CONFIRM) and dark_tint != QColor(LIGHT["confirm"])
+    assert_texts_readable(frame)
+    use_palette(QApplication.style().standardPalette())  # shown: at once
+    assert sheet_color(frame, "background") == QColor(LIGHT["confirm"])

@@ -26,14 +26,15 @@ their colours. Resolving is lazy and cached per palette: a paint asks a dict.
 
 from __future__ import annotations
 
-import colorsys
 import enum
 from collections.abc import Callable
 
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QWidget
+
+from catalog_inspector.ui.contrast import contrast, ensure, from_hsl, hsl, luminance
 
 __all__ = [
     "ADDED",
@@ -171,21 +172,6 @@ _ROLES = QPalette.ColorRole
 _GROUP = QPalette.ColorGroup.Active
 
 
-def luminance(color: QColor) -> float:
-    """WCAG 2 relative luminance of an sRGB colour (0 black … 1 white)."""
-
-    def linear(channel: float) -> float:
-        return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
-
-    return 0.2126 * linear(color.redF()) + 0.7152 * linear(color.greenF()) + 0.0722 * linear(color.blueF())
-
-
-def contrast(first: QColor, second: QColor) -> float:
-    """WCAG 2 contrast ratio of two colours, 1 (same) … 21 (black on white)."""
-    a, b = luminance(first), luminance(second)
-    return (max(a, b) + 0.05) / (min(a, b) + 0.05)
-
-
 def surfaces(palette: QPalette) -> tuple[QColor, ...]:
     """What inks and marks are drawn on: item views' rows (Base, AlternateBase) and windows (Window)."""
     return tuple(palette.color(_GROUP, role) for role in (_ROLES.Base, _ROLES.AlternateBase, _ROLES.Window))
@@ -201,45 +187,17 @@ def _is_dark(palette: QPalette) -> bool:
     return luminance(window) < luminance(palette.color(_GROUP, _ROLES.WindowText))
 
 
-def _hsl(color: QColor) -> tuple[float, float, float]:
-    hue, light, saturation = colorsys.rgb_to_hls(color.redF(), color.greenF(), color.blueF())
-    return hue, saturation, light
-
-
-def _from_hsl(hue: float, saturation: float, light: float) -> QColor:
-    red, green, blue = colorsys.hls_to_rgb(hue, min(max(light, 0.0), 1.0), min(max(saturation, 0.0), 1.0))
-    return QColor(round(red * 255), round(green * 255), round(blue * 255))  # what is painted: 8 bits a channel
-
-
-def _worst(color: QColor, against: tuple[QColor, ...]) -> float:
-    return min(contrast(color, other) for other in against)
-
-
-def _ensure(color: QColor, against: tuple[QColor, ...], minimum: float) -> QColor:
-    """`color`, or the colour of its hue and saturation nearest in lightness that keeps `minimum` against all of
-    `against`; black or white when no lightness does."""
-    if _worst(color, against) >= minimum:
-        return color
-    hue, saturation, light = _hsl(color)
-    for step in range(1, 101):
-        for direction in (1, -1):
-            candidate = _from_hsl(hue, saturation, light + direction * step / 100)
-            if _worst(candidate, against) >= minimum:
-                return candidate
-    return max((QColor(0, 0, 0), QColor(255, 255, 255)), key=lambda extreme: _worst(extreme, against))
-
-
 def _dark_start(shade: Shade, palette: QPalette) -> QColor:
     """The dark palette's first guess for `shade`: the same hue, as dark as a tint or as light as an ink."""
-    hue, saturation, light = _hsl(QColor(str(shade)))
-    window_light = _hsl(palette.color(_GROUP, _ROLES.Window))[2]
+    hue, saturation, light = hsl(QColor(str(shade)))
+    window_light = hsl(palette.color(_GROUP, _ROLES.Window))[2]
     if shade.kind is Kind.TINT:  # a paler light tint stays the fainter dark one: warning and related stay apart
-        return _from_hsl(hue, min(saturation, 0.45), window_light + 0.03 + (1.0 - light) * 0.6)
+        return from_hsl(hue, min(saturation, 0.45), window_light + 0.03 + (1.0 - light) * 0.6)
     if shade.kind is Kind.LINE:
-        return _from_hsl(hue, min(saturation, 0.4), window_light + 0.2)
+        return from_hsl(hue, min(saturation, 0.4), window_light + 0.2)
     if shade.kind is Kind.SWATCH:
         return QColor(str(shade))
-    return _from_hsl(hue, saturation, max(light, 1.0 - light))  # inks and marks: lightness mirrored
+    return from_hsl(hue, saturation, max(light, 1.0 - light))  # inks and marks: lightness mirrored
 
 
 def resolve(shade: Shade, palette: QPalette) -> QColor:
@@ -247,13 +205,13 @@ def resolve(shade: Shade, palette: QPalette) -> QColor:
     dark = _is_dark(palette)
     start = _dark_start(shade, palette) if dark else QColor(str(shade))
     if shade.kind is Kind.TINT:
-        return _ensure(start, text_colors(palette), MINIMUM[Kind.TINT])
-    if shade.kind in (Kind.INK, Kind.MARK) or (shade.kind is Kind.SWATCH and dark):
-        if shade.kind is Kind.SWATCH:
-            return _ensure(start, (palette.color(_GROUP, _ROLES.Base),), MINIMUM[Kind.SWATCH])
-        tints = tuple(resolve(tint, palette) for tint in shade.on)
-        return _ensure(start, surfaces(palette) + tints, MINIMUM[shade.kind])
-    return start
+        return ensure(start, text_colors(palette), MINIMUM[Kind.TINT])
+    if shade.kind is Kind.SWATCH:
+        return ensure(start, (palette.color(_GROUP, _ROLES.Base),), MINIMUM[Kind.SWATCH]) if dark else start
+    if shade.kind is Kind.LINE:
+        return start
+    tints = tuple(resolve(tint, palette) for tint in shade.on)
+    return ensure(start, surfaces(palette) + tints, MINIMUM[shade.kind])
 
 
 def _key(palette: QPalette) -> tuple[int, ...]:
@@ -374,30 +332,57 @@ def ink_style(shade: Shade, selector: str = "") -> str:
 
 
 class _Restyler(QObject):
-    """Sets its parent widget's style sheet again when the theme changes (goes with the widget)."""
+    """Sets its parent widget's style sheet again when the theme changes (goes with the widget).
+
+    A hidden widget is restyled when it is next shown, not at once: a style sheet set on
+    a frame repolishes everything inside it (an input request panel: ~15 ms each, and
+    every list tab holds one), and most styled frames are hidden at any time.
+    """
 
     def __init__(self, widget: QWidget, style: Callable[[], str]) -> None:
         super().__init__(widget)
         self.style = style
+        self._stale = False  # the theme changed while the widget was hidden
         theme().changed.connect(self._on_theme_changed)
+
+    def restyle(self, style: Callable[[], str]) -> None:
+        self.style = style
+        self._set_fresh()
+
+    def _set_fresh(self) -> None:
+        widget = self.parent()
+        if not isinstance(widget, QWidget):
+            return
+        if self._stale:
+            self._stale = False
+            widget.removeEventFilter(self)
+        widget.setStyleSheet(self.style())
 
     def _on_theme_changed(self) -> None:
         widget = self.parent()
-        if isinstance(widget, QWidget):
-            widget.setStyleSheet(self.style())
+        if not isinstance(widget, QWidget) or widget.isVisible():
+            self._set_fresh()
+        elif not self._stale:
+            self._stale = True
+            widget.installEventFilter(self)  # only until it is shown: no cost per event otherwise
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Show and self._stale:  # before its first paint
+            self._set_fresh()
+        return False
 
 
 def themed_style(widget: QWidget, style: Callable[[], str]) -> None:
-    """Give `widget` the style sheet `style()` makes, now and again after every palette change.
+    """Give `widget` the style sheet `style()` makes, now and again after every palette change (a hidden widget:
+    when it is next shown).
 
     Calling it again on the same widget replaces the style (one restyler per widget).
     """
     restyler = widget.findChild(_Restyler, options=Qt.FindChildOption.FindDirectChildrenOnly)
     if restyler is None:
-        _Restyler(widget, style)
+        _Restyler(widget, style)._set_fresh()
     else:
-        restyler.style = style
-    widget.setStyleSheet(style())
+        restyler.restyle(style)
 
 
 def dark_palette() -> QPalette:
