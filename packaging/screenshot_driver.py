@@ -1,6 +1,6 @@
-"""Drive the real app to the README's three pictures and grab its window (run by packaging/screenshot.sh).
+"""Drive the real app to the README's pictures and grab its window (run by packaging/screenshot.sh).
 
-Usage: python packaging/screenshot_driver.py OUT_DIR  (under a display, e.g. xvfb-run)
+Usage: python packaging/screenshot_driver.py [--dark] OUT_DIR  (under a display, e.g. xvfb-run)
 
 It starts the app exactly as `mcp-catalog-inspector` does (`run_app`), so with no
 user config it shows the app's own bundled demo servers, then works the window
@@ -12,6 +12,14 @@ for a fixed time:
 - `screenshot-drift.png`: the Drift tab after the drifting demo server's second walk;
 - `screenshot.png`: the duplicate-on-refresh demo server after its rejected refresh,
   with the failed attempt's timeline and the duplicated name marked on its page.
+
+With `--dark` it takes one picture instead, in the Fusion style with a dark palette
+(`ui.theme.dark_palette`), as a desktop in dark mode would give it:
+
+- `screenshot-dark.png`: the duplicate-on-refresh server's rejected refresh (its sidebar
+  square red, the failed attempt's timeline), then the drifting demo server after its
+  second walk, on the Tools tab: the drift banner, the tree's added, changed and removed
+  marks and the notice above the sidebar.
 """
 
 from __future__ import annotations
@@ -30,6 +38,7 @@ from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.app import run_app
 from catalog_inspector.ui.main_window import MainWindow
 from catalog_inspector.ui.models.roles import Role
+from catalog_inspector.ui.theme import dark_palette
 
 STEP_TIMEOUT = 60.0  # seconds for any one thing to happen
 POLL = 0.05
@@ -125,13 +134,26 @@ async def main_picture(window: MainWindow, out: Path) -> None:
     grab(window, out / "screenshot.png")
 
 
-async def drive(window: MainWindow, out: Path) -> None:
+async def dark_picture(window: MainWindow, out: Path) -> None:
+    await select(window, "demo: duplicate on refresh", ServerState.READY)
+    await refresh(window, ServerState.FAILED)
+    await select(window, "demo: drifting catalog", ServerState.READY)
+    await refresh(window, ServerState.READY)
+    window.tabs.setCurrentWidget(window.tools_pane)
+    await settled(window)
+    grab(window, out / "screenshot-dark.png")
+
+
+async def drive(window: MainWindow, out: Path, dark: bool) -> None:
     try:
         window.resize(*SIZE)  # the app's own default size, whatever the screen
         await until("the window's size", lambda: (window.width(), window.height()) == SIZE)
-        await call_picture(window, out)
-        await drift_picture(window, out)
-        await main_picture(window, out)
+        if dark:
+            await dark_picture(window, out)
+        else:
+            await call_picture(window, out)
+            await drift_picture(window, out)
+            await main_picture(window, out)
     except Exception:  # the picture run failed: say why, and still close the window (and its servers)
         failures.append(traceback.format_exc())
     finally:
@@ -139,19 +161,24 @@ async def drive(window: MainWindow, out: Path) -> None:
 
 
 def main(argv: list[str]) -> int:
+    dark = argv[:1] == ["--dark"]
+    argv = argv[1:] if dark else argv
     if len(argv) != 1:
         print(__doc__, file=sys.stderr)
         return 2
     out = Path(argv[0]).resolve()
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication([sys.argv[0]])
+    if dark:
+        app.setStyle("Fusion")
+        app.setPalette(dark_palette())
     tasks: list[asyncio.Task[None]] = []
 
     def start() -> None:  # polled until run_app has built and shown the window
         window = next((w for w in app.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible()), None)
         if window is not None and not tasks:
             poll.stop()
-            tasks.append(asyncio.ensure_future(drive(window, out)))
+            tasks.append(asyncio.ensure_future(drive(window, out, dark)))
 
     poll = QTimer()
     poll.setInterval(int(POLL * 1000))

@@ -31,6 +31,7 @@ from catalog_inspector.core.catalog import LIST_KINDS, LIST_NAMES, Which
 from catalog_inspector.core.config import ConfigStore, EntryProblem
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime.messages import Message
+from catalog_inspector.ui import theme
 from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.dialogs.imports import ImportDialog
 from catalog_inspector.ui.dialogs.server import ServerDialog
@@ -118,7 +119,9 @@ class MainWindow(QMainWindow):
         self.notice = plain_label("configNotice", self, wrap=False)
         self.notice.setWordWrap(True)
         self.notice.setMargin(6)
-        self.notice.setStyleSheet("QLabel#configNotice { background: #fff8e1; border: 1px solid #e0d090; }")
+        theme.themed_style(
+            self.notice, lambda: theme.frame_style("QLabel#configNotice", theme.NOTICE, theme.NOTICE_LINE)
+        )
         self.notice.setText(notice)
         self.notice.setVisible(bool(notice))
         sidebar = QWidget(self)

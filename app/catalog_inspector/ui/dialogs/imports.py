@@ -41,6 +41,7 @@ from catalog_inspector.core.config import (
     servers_of,
 )
 from catalog_inspector.core.text import visible
+from catalog_inspector.ui import theme
 from catalog_inspector.ui.widgets.labels import plain_label
 
 __all__ = ["ImportDialog", "with_inputs"]
@@ -99,7 +100,7 @@ class ImportDialog(QDialog):
         self.pasted.textChanged.connect(self._on_pasted_changed)
         layout.addWidget(self.pasted)
         self.problem = plain_label("importProblem", self)
-        self.problem.setStyleSheet("color: #b00020;")
+        theme.themed_style(self.problem, lambda: theme.ink_style(theme.PROBLEM))
         layout.addWidget(self.problem)
         self.servers = QListWidget(self)
         self.servers.setObjectName("importServers")

@@ -44,6 +44,7 @@ from catalog_inspector.core.config import (
     reference,
     store_secret,
 )
+from catalog_inspector.ui import theme
 from catalog_inspector.ui.dialogs.client_profile import ClientProfileCombo
 from catalog_inspector.ui.widgets.labels import plain_label
 
@@ -251,7 +252,7 @@ class ServerDialog(QDialog):
         self.disabled.setChecked(self._original.get("disabled") is True)
         self.errors: dict[str, QLabel] = {field: plain_label(f"serverError:{field}", self) for field in FIELDS}
         for field, label in self.errors.items():
-            label.setStyleSheet("color: #b00020;")
+            theme.themed_style(label, lambda: theme.ink_style(theme.PROBLEM))
             label.setVisible(False)
             if field in ("name", "command"):  # the first fields typed in: the rows below must not jump as they go
                 policy = label.sizePolicy()

@@ -7,11 +7,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QBrush, QColor
 
 from catalog_inspector.core.catalog import LIST_KINDS
 from catalog_inspector.core.drift import ABSENT, DriftRow, Severity
 from catalog_inspector.core.text import visible
+from catalog_inspector.ui import theme
 from catalog_inspector.ui.models.flat_table import FlatTableModel, Index
 from catalog_inspector.ui.models.roles import Role, tooltip
 
@@ -22,7 +22,8 @@ SEVERITY, LIST, ITEM, FIELD, POINTER, OLD, NEW, REASON, TOKENS = range(len(HEADE
 TOKENS_TIP = "What the tool's cost in a model's context changed by (o200k_base tokens), all of its changes together."
 CELL = 160  # characters of a value shown in a cell; the panes below show it whole
 WHOLE = {"removed": "(whole item)", "added": "(whole item)", "moved": "(order)"}
-SEVERITY_COLORS = {Severity.BREAKING: "#ffd9d6", Severity.WARNING: "#fff0c2", Severity.INFO: "#e8f0fe"}
+SEVERITY_COLORS = {Severity.BREAKING: theme.BREAKING, Severity.WARNING: theme.WARNING, Severity.INFO: theme.INFO}
+COLOR_ROLES = [Qt.ItemDataRole.BackgroundRole]  # what a palette change changes
 
 
 def value_text(value: Any, indent: int | None = None) -> str:
@@ -38,10 +39,15 @@ def _signed(delta: int) -> str:
 
 
 class DriftModel(FlatTableModel):
-    """A view of one diff's rows (replaced whole: a diff is made once and never edited)."""
+    """A view of one diff's rows (replaced whole: a diff is made once and never edited).
+
+    The severity cell's background is its severity's tint in the palette of now (`ui.theme`), under the
+    palette's text; a palette change is announced as one dataChanged over that column.
+    """
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(HEADERS, parent)
+        theme.theme().changed.connect(self._on_theme_changed)
         self._rows: Sequence[DriftRow] = ()
         # A cell's text, made once: an old or new value can be a megabyte of JSON, and a view asks
         # for the same cell on every repaint (display, tooltip, full text).
@@ -67,6 +73,10 @@ class DriftModel(FlatTableModel):
         self._texts = {}
         self.endResetModel()
 
+    def _on_theme_changed(self) -> None:
+        if self._rows:  # one signal: a table view repaints its viewport, no work per row
+            self.dataChanged.emit(self.index(0, SEVERITY), self.index(len(self._rows) - 1, SEVERITY), COLOR_ROLES)
+
     def row_at(self, row: int) -> DriftRow | None:
         return self._rows[row] if 0 <= row < len(self._rows) else None
 
@@ -88,7 +98,7 @@ class DriftModel(FlatTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(index.row(), row, column, False)
         if role == Qt.ItemDataRole.BackgroundRole and column == SEVERITY:
-            return QBrush(QColor(SEVERITY_COLORS[row.severity]))
+            return theme.brush(SEVERITY_COLORS[row.severity])
         if role == Qt.ItemDataRole.ToolTipRole and column in (ITEM, POINTER, OLD, NEW, REASON):
             return tooltip(self._text(index.row(), row, column, True))
         if role == Role.FULL_TEXT:

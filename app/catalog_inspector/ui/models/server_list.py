@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QColor
 
 from catalog_inspector.core.config import EntryProblem
 from catalog_inspector.core.drift import DriftReport, Severity
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import ServerState, ServerSupervisor
+from catalog_inspector.ui import theme
 from catalog_inspector.ui.models.roles import Role, tooltip
 from catalog_inspector.ui.presenters.words import list_mark
 
@@ -21,15 +21,17 @@ __all__ = ["ASKING_COLOR", "STATE_COLORS", "ServerListModel", "asking_mark", "ba
 
 Index = QModelIndex | QPersistentModelIndex
 
+# Each state's square beside its words (`ui.theme` swatches: as they are on light palettes, kept 3:1 on dark ones).
 STATE_COLORS = {
-    ServerState.NOT_CONNECTED: "#9e9e9e",
-    ServerState.CONNECTING: "#1e88e5",
-    ServerState.WALKING: "#1e88e5",
-    ServerState.READY: "#43a047",
-    ServerState.STALE: "#f9a825",
-    ServerState.FAILED: "#e53935",
-    ServerState.LOST: "#ef6c00",
+    ServerState.NOT_CONNECTED: theme.STATE_IDLE,
+    ServerState.CONNECTING: theme.STATE_BUSY,
+    ServerState.WALKING: theme.STATE_BUSY,
+    ServerState.READY: theme.STATE_READY,
+    ServerState.STALE: theme.STATE_STALE,
+    ServerState.FAILED: theme.STATE_FAILED,
+    ServerState.LOST: theme.STATE_LOST,
 }
+COLOR_ROLES = [Qt.ItemDataRole.DecorationRole]  # what a palette change changes
 
 
 def summary(supervisor: ServerSupervisor) -> str:
@@ -53,7 +55,7 @@ def summary(supervisor: ServerSupervisor) -> str:
     return " · ".join(parts)
 
 
-ASKING_COLOR = "#8e24aa"  # a server waiting for the person's answer stands out from every state colour
+ASKING_COLOR = theme.ASKING  # a server waiting for the person's answer stands out from every state colour
 
 
 def asking_mark(waiting: int) -> str:
@@ -75,7 +77,7 @@ def badge(report: DriftReport | None) -> str:
 
 class ServerListModel(QAbstractListModel):
     """One row per server presenter (then one per entry that could not be used), refreshed when its state or its
-    drift changes."""
+    drift changes; a palette change is announced as one dataChanged of every row's square."""
 
     def __init__(self, app: AppPresenter, parent: Any = None) -> None:
         super().__init__(parent)
@@ -84,6 +86,7 @@ class ServerListModel(QAbstractListModel):
         self._problems: list[EntryProblem] = []  # rows after the servers: entries that could not be used
         self._follow()
         app.servers_changed.connect(self._on_app_servers_changed)
+        theme.theme().changed.connect(self._on_theme_changed)
 
     def _follow(self) -> None:
         for presenter in self._presenters:
@@ -117,6 +120,11 @@ class ServerListModel(QAbstractListModel):
             index = self.index(row)
             self.dataChanged.emit(index, index)
 
+    def _on_theme_changed(self) -> None:
+        rows = self.rowCount()
+        if rows:
+            self.dataChanged.emit(self.index(0), self.index(rows - 1), COLOR_ROLES)
+
     def presenter_at(self, row: int) -> ServerPresenter | None:
         return self._presenters[row] if 0 <= row < len(self._presenters) else None
 
@@ -132,7 +140,7 @@ class ServerListModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return f"{visible(problem.name, 80)}\nnot loaded: fix this entry"
         if role == Qt.ItemDataRole.DecorationRole:
-            return QColor(STATE_COLORS[ServerState.FAILED])
+            return theme.color(STATE_COLORS[ServerState.FAILED])
         if role == Qt.ItemDataRole.ToolTipRole:
             return tooltip(problem.message)
         if role == Role.KEY:
@@ -166,7 +174,7 @@ class ServerListModel(QAbstractListModel):
         if role == Role.ASKING:
             return presenter.waiting
         if role == Qt.ItemDataRole.DecorationRole:
-            return QColor(ASKING_COLOR if presenter.waiting else STATE_COLORS[supervisor.state])
+            return theme.color(ASKING_COLOR if presenter.waiting else STATE_COLORS[supervisor.state])
         if role == Qt.ItemDataRole.ToolTipRole:
             return tooltip(supervisor.spec.describe())
         if role == Role.KEY:

@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QFont
 
 from catalog_inspector.core.catalog import CacheCheck, CacheIssue, PageRecord, duration_words, hint_text, ttl_of
 from catalog_inspector.core.errors import ErrorKind, outcome_text
 from catalog_inspector.core.text import elide, visible
+from catalog_inspector.ui import theme
 from catalog_inspector.ui.models.flat_table import FlatTableModel, Index
 from catalog_inspector.ui.models.roles import Role, tooltip
 
@@ -24,9 +25,10 @@ INDEX, CURSOR, NEXT, ITEMS, BYTES, LATENCY, OUTCOME, TTL, SCOPE = range(9)
 HINTS = {TTL: "ttl", SCOPE: "scope"}  # the cache-hint columns, by the `CacheCode.column` they show
 CURSOR_WIDTH = 24
 NAME_WIDTH = 300  # a name shown in the page's name list (its tooltip has more)
-OFFENDING_BACKGROUND = "#ffd9d6"  # the page (and the name) that stopped the walk
-RELATED_BACKGROUND = "#ffe8b0"  # the page (and the name) that held the first copy of a duplicated key
-HINT_BACKGROUND = "#fff0c2"  # a cache hint with a warning (the page itself is kept)
+# `ui.theme` tints, resolved when painted (a palette change repaints the views; nothing here is cached).
+OFFENDING_BACKGROUND = theme.BREAKING  # the page (and the name) that stopped the walk
+RELATED_BACKGROUND = theme.RELATED  # the page (and the name) that held the first copy of a duplicated key
+HINT_BACKGROUND = theme.WARNING  # a cache hint with a warning (the page itself is kept)
 _SCOPE_WORDS = {
     "public": "any client or shared cache may keep this page and serve it to any user",
     "private": "may be reused only within the same authorization context, never shared across users",
@@ -223,9 +225,9 @@ class TimelineModel(FlatTableModel):
         if role == Role.RELATED:
             return page.index in self._related
         if role == Qt.ItemDataRole.BackgroundRole and bad:
-            return QBrush(QColor(OFFENDING_BACKGROUND))
+            return theme.brush(OFFENDING_BACKGROUND)
         if role == Qt.ItemDataRole.BackgroundRole and page.index in self._related:
-            return QBrush(QColor(RELATED_BACKGROUND))
+            return theme.brush(RELATED_BACKGROUND)
         if role == Qt.ItemDataRole.FontRole and bad:
             return _bold()
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (INDEX, ITEMS, BYTES, LATENCY):
@@ -239,9 +241,7 @@ class TimelineModel(FlatTableModel):
             return "" if value is None else value if isinstance(value, str) else json.dumps(value)
         if role == Qt.ItemDataRole.BackgroundRole:
             if bad or issues or page.index in self._related:
-                return QBrush(
-                    QColor(OFFENDING_BACKGROUND if bad else HINT_BACKGROUND if issues else RELATED_BACKGROUND)
-                )
+                return theme.brush(OFFENDING_BACKGROUND if bad else HINT_BACKGROUND if issues else RELATED_BACKGROUND)
             return None
         if issues:
             return tooltip("\n".join(issue.message for issue in issues))
@@ -344,7 +344,7 @@ class PageNamesModel(QAbstractListModel):
         if role == Role.RELATED:
             return marked and not self._offending
         if role == Qt.ItemDataRole.BackgroundRole and marked:
-            return QBrush(QColor(OFFENDING_BACKGROUND if self._offending else RELATED_BACKGROUND))
+            return theme.brush(OFFENDING_BACKGROUND if self._offending else RELATED_BACKGROUND)
         if role == Qt.ItemDataRole.FontRole and marked:
             return _bold()
         return None

@@ -46,10 +46,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QFont
 
 from catalog_inspector.core.calls import LintIssue, LintSeverity, lint_words, worst_severity
 from catalog_inspector.core.text import first_line, is_plain_name, visible
+from catalog_inspector.ui import theme
 from catalog_inspector.ui.models.roles import Role, tooltip
 from catalog_inspector.ui.models.tool_nodes import (
     PREVIEW,
@@ -89,13 +90,14 @@ _SERVED_ROLES = frozenset(
         Role.FLAGGED,
     )
 )
-# What the last refresh did to a tool: a sign before its name, a colour, and words for the tooltip.
+# What the last refresh did to a tool: a sign before its name, a colour (a `ui.theme` ink, resolved against
+# the palette when painted), and words for the tooltip.
 MARKS = {
-    "added": ("+ ", "#2e7d32", "Added by the last refresh."),
-    "changed": ("Δ ", "#1565c0", "Changed by the last refresh: the Drift tab shows every difference."),
-    "removed": ("− ", "#9e9e9e", "Removed by the last refresh: shown greyed until the next one."),
+    "added": ("+ ", theme.ADDED, "Added by the last refresh."),
+    "changed": ("Δ ", theme.CHANGED, "Changed by the last refresh: the Drift tab shows every difference."),
+    "removed": ("− ", theme.REMOVED, "Removed by the last refresh: shown greyed until the next one."),
 }
-FLAG = ("⚑ ", "#c62828", "Differs from the catalog you approved: approve it again once you have checked it.")
+FLAG = ("⚑ ", theme.FLAGGED, "Differs from the catalog you approved: approve it again once you have checked it.")
 TOKENS_TIP = (
     "What the tool costs in a model's context before the first message: its name, title, description and "
     "schemas as a host sends them, in o200k_base tokens (GPT-4o's encoding; other models' differ by a few "
@@ -492,7 +494,7 @@ class ToolTreeModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.ToolTipRole and column == TOKENS and node.key in self._tokens:
             return tooltip(TOKENS_TIP)
         if role == Qt.ItemDataRole.ForegroundRole and column == NAME and not is_plain_name(node.key):
-            return QBrush(QColor("#b35900"))
+            return theme.brush(theme.UNUSUAL)
         if role == Qt.ItemDataRole.FontRole and column == NAME:
             if self._bold is None:  # made on first paint: a QFont needs the application
                 self._bold = QFont()
@@ -525,7 +527,7 @@ class ToolTreeModel(QAbstractItemModel):
             name = visible(node.key, PREVIEW)
             return f"{signs}{name}" if is_plain_name(node.key) else f"{signs}⚠ {name}"
         if role == Qt.ItemDataRole.ForegroundRole and (column == NAME or mark == "removed"):
-            return QBrush(QColor(FLAG[1] if flagged else MARKS[mark][1]))
+            return theme.brush(FLAG[1] if flagged else MARKS[mark][1])
         if role == Qt.ItemDataRole.ToolTipRole and column == NAME:
             words = [text for on, text in ((flagged, FLAG[2]), (bool(mark), MARKS.get(mark, ("", "", ""))[2])) if on]
             if not is_plain_name(node.key):

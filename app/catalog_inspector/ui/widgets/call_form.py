@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from catalog_inspector.core.calls import FieldProblem, FormField, build_form, empty_value, pick_branch
 from catalog_inspector.core.pointer import pointer_parts
 from catalog_inspector.core.text import visible
+from catalog_inspector.ui import theme
 from catalog_inspector.ui.models.roles import tooltip
 from catalog_inspector.ui.widgets.call_form_fields import (
     MAX_SLOTS,
@@ -42,10 +43,11 @@ from catalog_inspector.ui.widgets.call_form_fields import (
     leaf_editor,
 )
 
-__all__ = ["MARK_LIMIT", "PROBLEM_PROPERTY", "PROBLEM_STYLE", "CallForm"]
+__all__ = ["MARK_LIMIT", "PROBLEM_PROPERTY", "PROBLEM_STYLE", "CallForm", "problem_style"]
 
 PROBLEM_PROPERTY = "fieldProblem"  # the dynamic property (True) on a marked field's editor widget
-PROBLEM_STYLE = f'*[{PROBLEM_PROPERTY}="true"] {{ border: 1px solid #d93025; }}'  # on the marked widget only
+_PROBLEM_RULE = "*[" + PROBLEM_PROPERTY + '="true"] {{ border: 1px solid {}; }}'  # on the marked widget only
+PROBLEM_STYLE = _PROBLEM_RULE.format(theme.PROBLEM_MARK)  # the light palette's; problem_style(): the palette of now
 MARK_LIMIT = 200  # problems marked at most; validation reports are bounded too
 MESSAGES_PER_FIELD = 10
 NO_ARGUMENTS: dict[str, Any] = {"type": "object", "properties": {}}
@@ -351,6 +353,11 @@ def make_editor(field: FormField, context: Context, parent: QWidget) -> FieldEdi
     return ChoiceEditor(field, context, parent)
 
 
+def problem_style() -> str:
+    """The marked field's style sheet: a border in `PROBLEM_MARK`, 3:1 against the palette of now."""
+    return _PROBLEM_RULE.format(theme.css(theme.PROBLEM_MARK))
+
+
 class CallForm(QWidget):
     """A form generated from a tool's input schema, in a scroll area.
 
@@ -362,6 +369,8 @@ class CallForm(QWidget):
     Attributes:
         form: the form field tree of the current schema (`core.calls.form.build_form`).
         root: the slot of the whole arguments value.
+
+    A marked field's border is `problem_style()`, set again when the palette changes.
 
     Signals:
         edited(): the user changed something in the form (never emitted by set_schema or set_value).
@@ -386,6 +395,7 @@ class CallForm(QWidget):
         self._marked: list[QWidget] = []
         self.form: FormField = build_form(NO_ARGUMENTS)
         self.root = self._build(self.form)
+        theme.theme().changed.connect(self._on_theme_changed)
 
     def _build(self, form: FormField) -> Slot:
         root = Slot(form, Context(make_editor), self.body)
@@ -447,9 +457,14 @@ class CallForm(QWidget):
             widget.setProperty(PROBLEM_PROPERTY, True)
             # A style sheet on the marked widget alone: one on the whole form would restyle
             # every field it builds, which doubles the cost of building a big form.
-            widget.setStyleSheet(PROBLEM_STYLE)
+            widget.setStyleSheet(problem_style())
             widget.setToolTip(tooltip("\n".join(messages[:MESSAGES_PER_FIELD])))
             self._marked.append(widget)
+
+    def _on_theme_changed(self) -> None:
+        style = problem_style()
+        for widget in self.marked():  # at most MARK_LIMIT
+            widget.setStyleSheet(style)
 
     def marked(self) -> list[QWidget]:
         """The widgets marked now."""

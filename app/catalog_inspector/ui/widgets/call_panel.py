@@ -47,6 +47,7 @@ from PySide6.QtWidgets import (
 
 from catalog_inspector.core.calls import Validation
 from catalog_inspector.core.text import visible
+from catalog_inspector.ui import theme
 from catalog_inspector.ui.models.roles import tooltip
 from catalog_inspector.ui.presenters.call import SEND_EXCLUDED, CallPresenter, confirmation_question
 from catalog_inspector.ui.presenters.checks import Checks
@@ -148,7 +149,9 @@ class CallPanel(QWidget):
 
         self.excluded_bar = QFrame(self)
         self.excluded_bar.setObjectName("callExcluded")
-        self.excluded_bar.setStyleSheet("QFrame#callExcluded { background: #fdecea; border: 1px solid #e57373; }")
+        theme.themed_style(
+            self.excluded_bar, lambda: theme.frame_style("QFrame#callExcluded", theme.FAILURE, theme.EXCLUDED_LINE)
+        )
         self.excluded_text = plain_label("callExcludedText", self.excluded_bar)
         self.excluded_text.setWordWrap(True)
         self.send_excluded = QCheckBox(SEND_EXCLUDED, self.excluded_bar)
@@ -161,7 +164,9 @@ class CallPanel(QWidget):
 
         self.confirm_bar = QFrame(self)
         self.confirm_bar.setObjectName("callConfirmation")
-        self.confirm_bar.setStyleSheet("QFrame#callConfirmation { background: #fff3e0; border: 1px solid #e0b070; }")
+        theme.themed_style(
+            self.confirm_bar, lambda: theme.frame_style("QFrame#callConfirmation", theme.CONFIRM, theme.CONFIRM_LINE)
+        )
         self.confirm_text = plain_label("callConfirmationText", self.confirm_bar)
         self.confirm_yes = _button("Send", "confirmCallButton", self.confirm_bar)
         self.confirm_yes.clicked.connect(self._on_confirm_yes_clicked)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from catalog_inspector.core.catalog import LIST_KINDS
 from catalog_inspector.core.drift import Duplicate
 from catalog_inspector.core.text import visible
+from catalog_inspector.ui import theme
 from catalog_inspector.ui.models.drift_rows import value_text
 from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.tables import compact_table
@@ -50,7 +51,7 @@ def _unmatched(lines: list[str], other: list[str]) -> set[int]:
     return missing
 
 
-def _mark(view: QPlainTextEdit, lines: set[int], color: str) -> None:
+def _mark(view: QPlainTextEdit, lines: set[int], color: QColor) -> None:
     selections = []
     document = view.document()
     for number in sorted(lines):
@@ -59,7 +60,7 @@ def _mark(view: QPlainTextEdit, lines: set[int], color: str) -> None:
             continue
         selection = QTextEdit.ExtraSelection()
         selection.cursor = QTextCursor(block)
-        selection.format.setBackground(QColor(color))
+        selection.format.setBackground(color)
         selection.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
         selections.append(selection)
     view.setExtraSelections(selections)
@@ -70,7 +71,8 @@ class DuplicatesPane(QWidget):
 
     Attributes:
         view: the table of duplicated keys (`duplicatesView`).
-        first, second: the two definitions as the server sent them (`duplicateFirst`, `duplicateSecond`).
+        first, second: the two definitions as the server sent them (`duplicateFirst`, `duplicateSecond`), the lines
+            one has and the other lacks marked with the `DIFF` tint of the palette of now (again when it changes).
         changes: their differences, field by field, with JSON pointers (`duplicateChanges`).
     """
 
@@ -107,6 +109,16 @@ class DuplicatesPane(QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(split, 1)
         self.show_duplicates([])
+        theme.theme().changed.connect(self._on_theme_changed)
+
+    def _on_theme_changed(self) -> None:
+        marked = theme.color(theme.DIFF)
+        for view in (self.first, self.second):
+            selections = view.extraSelections()
+            for selection in selections:
+                selection.format.setBackground(marked)
+            if selections:
+                view.setExtraSelections(selections)
 
     @property
     def duplicates(self) -> list[Duplicate]:
@@ -152,8 +164,9 @@ class DuplicatesPane(QWidget):
             texts.append(text.split("\n"))
         if max(len(texts[0]), len(texts[1])) <= MARK_LINES:
             left, right = differing_lines(texts[0], texts[1])
-            _mark(self.first, {line + 1 for line in left}, "#ffe0b2")  # + 1: the "as sent on" line
-            _mark(self.second, {line + 1 for line in right}, "#ffe0b2")
+            marked = theme.color(theme.DIFF)  # a tint: the editor's own text stays readable on it
+            _mark(self.first, {line + 1 for line in left}, marked)  # + 1: the "as sent on" line
+            _mark(self.second, {line + 1 for line in right}, marked)
         lines = [
             f"{change.severity.value}: {visible(change.field, 200)} {visible(change.pointer, 300) or '(whole value)'}: "
             f"{visible(value_text(change.old), 300)} → {visible(value_text(change.new), 300)} ({visible(change.reason, 300)})"

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from catalog_inspector.core.calls import InputAsk
+from catalog_inspector.ui import theme
 from catalog_inspector.ui.elicit_url import UrlFacts, url_facts
 from catalog_inspector.ui.presenters.checks import Checks
 from catalog_inspector.ui.presenters.questions import content_problem, sampling_words
@@ -59,7 +60,7 @@ class FormPage(QWidget):
         self.editor.messages.setMaximumHeight(MESSAGES_HEIGHT)  # a flat form has few problems; the form needs the room
         self.editor.changed.connect(self._on_editor_changed)
         self.problem = plain_label("inputContentProblem", self)
-        self.problem.setStyleSheet("QLabel#inputContentProblem { color: #b00020; }")
+        theme.themed_style(self.problem, lambda: theme.ink_style(theme.PROBLEM, "QLabel#inputContentProblem"))
         self.problem.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -115,7 +116,7 @@ class UrlPage(QWidget):
         font.setPointSize(font.pointSize() + 2)
         self.host.setFont(font)
         self.warning = plain_label("inputRequestUrlWarning", self)
-        self.warning.setStyleSheet("QLabel#inputRequestUrlWarning { color: #b35c00; }")
+        theme.themed_style(self.warning, lambda: theme.ink_style(theme.CAUTION, "QLabel#inputRequestUrlWarning"))
         self.open = button("Open in browser and accept", "inputOpenUrlButton", self)
         self.copy = button("Copy URL", "inputCopyUrlButton", self)
         row = QHBoxLayout()

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QScrollArea, QStackedWidget, 
 from catalog_inspector.core.calls import ELICIT, SAMPLE, InputAsk, accept, cancel, decline, reject, reply
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime.asks import PendingAsk
+from catalog_inspector.ui import theme
 from catalog_inspector.ui.presenters.answer import Answer
 from catalog_inspector.ui.presenters.checks import Checks
 from catalog_inspector.ui.presenters.questions import asker_words, message_words
@@ -58,7 +59,9 @@ class InputRequestPanel(QFrame):
         super().__init__(parent)
         self.setObjectName("inputRequestPanel")
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        self.setStyleSheet("QFrame#inputRequestPanel { background: #f3f7ff; border: 1px solid #8fa8d8; }")
+        theme.themed_style(
+            self, lambda: theme.frame_style("QFrame#inputRequestPanel", theme.QUESTION, theme.QUESTION_LINE)
+        )
         self.answer: Answer | None = None
         self.shown: InputAsk | None = None
         self._pending: PendingAsk | None = None

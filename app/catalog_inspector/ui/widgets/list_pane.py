@@ -8,6 +8,7 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QSplitter, QTableView, QVBoxLayout, QWidget
 
 from catalog_inspector.core.catalog import LIST_KINDS, icons_of
+from catalog_inspector.ui import theme
 from catalog_inspector.ui.models.item_list import ItemListModel
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.presenters.checks import Checks
@@ -35,12 +36,21 @@ NOTICE_NAMES = {
     "prompts": "promptsNotice",
 }
 # A list that failed on its own is a failure's colour; a finding about the server a warning's; not offered, none.
-NOTICE_STYLES = {
-    "failed": "background: #fdecea; border: 1px solid #d0b0b0;",
-    "rejected": "background: #fdecea; border: 1px solid #d0b0b0;",
-    "unimplemented": "background: #fff8e1; border: 1px solid #d8c78f;",
-    "not_offered": "",
+# (`ui.theme` tints and lines: the label's own text, the palette's, stays readable on them.)
+NOTICE_STYLES: dict[str, tuple[theme.Shade, theme.Shade] | None] = {
+    "failed": (theme.FAILURE, theme.FAILURE_LINE),
+    "rejected": (theme.FAILURE, theme.FAILURE_LINE),
+    "unimplemented": (theme.NOTICE, theme.CAUTION_LINE),
+    "not_offered": None,
 }
+
+
+def notice_style(state: str) -> str:
+    """The notice's style sheet for `state`, in the palette of now."""
+    colors = NOTICE_STYLES.get(state)
+    return theme.frame_style("QLabel", *colors) if colors else ""
+
+
 PLACEHOLDERS = {
     "resources": "Select a resource to see its whole URI, every field and the JSON the server sent.",
     "resource_templates": "Select a resource template to see every field and the JSON the server sent.",
@@ -122,7 +132,7 @@ class ListPane(QWidget):
             self.notice_state = state
             return
         if state != self.notice_state:  # a style sheet set again polishes the label again
-            self.notice.setStyleSheet(f"QLabel {{ {NOTICE_STYLES.get(state, '')} }}")
+            theme.themed_style(self.notice, lambda: notice_style(state))
         self.notice_state = state
         if self.notice.text() != text:
             self.notice.setText(text)

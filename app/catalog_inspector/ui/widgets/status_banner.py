@@ -7,6 +7,7 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QMouseEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
+from catalog_inspector.ui import theme
 from catalog_inspector.ui.models.roles import tooltip
 from catalog_inspector.ui.presenters.words import Banner
 from catalog_inspector.ui.widgets.labels import ElidedLabel, plain_label
@@ -14,17 +15,18 @@ from catalog_inspector.ui.widgets.sign_in import SignInControls
 
 __all__ = ["StatusBanner"]
 
+# Each kind's background and border (`ui.theme` resolves them against the palette: dark palettes get dark tints).
 COLORS = {
-    "failure": "#fdecea",
-    "lost": "#fdecea",
-    "stale": "#fff8e1",
-    "drift": "#e8f0fe",
-    "consent": "#fff8e1",
-    "entry": "#fdecea",
-    "signin": "#e3f0fd",
+    "failure": theme.FAILURE,
+    "lost": theme.FAILURE,
+    "stale": theme.NOTICE,
+    "drift": theme.INFO,
+    "consent": theme.NOTICE,
+    "entry": theme.FAILURE,
+    "signin": theme.SIGNIN,
 }
-BORDERS = {"signin": "#8fb3de"}  # others: BORDER
-BORDER = "#d0b0b0"
+BORDERS = {"signin": theme.SIGNIN_LINE}  # others: BORDER
+BORDER = theme.FAILURE_LINE
 SHOW, HIDE = "Details…", "Less"
 
 
@@ -36,7 +38,8 @@ class StatusBanner(QFrame):
     follow, "Details…" (or a click on those lines) shows the whole message instead,
     wrapped and selectable (`statusBannerText`, which always holds the whole text),
     and the tooltip holds it too; "Copy message" in the context menu copies it.
-    Everything is plain text: the message quotes the server.
+    Everything is plain text: the message quotes the server. Its background is the kind's
+    tint in the palette of now (set again when the palette changes), under the palette's text.
 
     A `signin` banner (a server waits for a person to sign in) adds a row with the
     authorization URL and its buttons (`sign_in`, a `SignInControls`: `signInUrl`,
@@ -119,8 +122,8 @@ class StatusBanner(QFrame):
         self.retry.setVisible(bool(banner.button))
         self.retry.setEnabled(banner.button_enabled)
         self.setProperty("bannerState", banner.kind)
-        border = BORDERS.get(banner.kind, BORDER)
-        self.setStyleSheet(f"QFrame#statusBanner {{ background: {COLORS[banner.kind]}; border: 1px solid {border}; }}")
+        background, border = COLORS[banner.kind], BORDERS.get(banner.kind, BORDER)
+        theme.themed_style(self, lambda: theme.frame_style("QFrame#statusBanner", background, border))
         self.show()
 
     def set_expanded(self, expanded: bool) -> None:

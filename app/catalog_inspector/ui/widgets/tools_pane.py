@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from catalog_inspector.core.calls import LintIssue
 from catalog_inspector.core.catalog import icon_words, icons_of, ui_words
 from catalog_inspector.core.text import visible
+from catalog_inspector.ui import theme
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.models.tool_nodes import annotation_badges
 from catalog_inspector.ui.models.tool_plan import SLICE, ToolsPlanner
@@ -122,6 +123,8 @@ class ToolsPane(QWidget):
         self.empty_hint.setWordWrap(True)
         self.empty_hint.setVisible(False)
         self.tree.viewport().installEventFilter(self)
+        # The tree's colours are looked up when painted: a palette change needs a repaint, not a dataChanged.
+        theme.theme().changed.connect(self.tree.viewport().update)
         self.tree.expanded.connect(self._on_tree_expanded)
         self.tree.collapsed.connect(self._on_tree_collapsed)
         self.detail = plain_text_view("toolDetail", self)
