@@ -336,6 +336,7 @@ class MainWindow(QMainWindow):
     def _show_problem(self, problem: EntryProblem) -> None:
         """An entry that could not be used: its reason, and the way to fix it."""
         self._unbind()
+        self._show_nothing()
         self._problem = problem
         self.title.setText(visible(problem.name, 120))
         self.catalog_label.setText("Not loaded from the configuration: nothing was started.")
@@ -354,8 +355,15 @@ class MainWindow(QMainWindow):
             self.select_server(alive[0])
         if not alive:
             self._unbind()
+            self._show_nothing()
             self.title.setText("No servers")
             self.catalog_label.setText("Add a server to the configuration file.")
+
+    def _show_nothing(self) -> None:
+        """No server is selected: no page shows the last one's catalog, walks, items or answers."""
+        self.pages.show_nothing()  # first: the tree's tool going is no server's Call tab's business
+        self.tools_pane.set_tools([])
+        self.tools_pane.timeline.set_walks([])
 
     def _unbind(self) -> None:
         self._problem = None

@@ -111,6 +111,34 @@ class WindowPages(LazyTabs):
         for name, page in self._built_pages():
             self._bind_page(name, page, presenter)
 
+    def show_nothing(self) -> None:
+        """No server is selected (an entry that could not be used): every page built lets go of the last server's
+        presenters and shows nothing of it (no item, no answer, no walk, no log)."""
+        self._lists_due = self._details_due = False
+        for name, page in self._built_pages():
+            if name == "call":
+                cast("CallPanel", page).bind(None)
+            elif name in OTHER_LISTS:
+                pane = cast("ListPane", page)
+                pane.request.bind(None)
+                pane.set_notice("none", "")
+                pane.model.set_items([])
+                pane.timeline.set_walks([])
+            elif name == "server":
+                self.server_info.clear()
+                self.server_log.clear()
+            elif name == "drift":
+                cast("DriftPane", page).bind(None)
+            elif name == "duplicates":
+                cast("DuplicatesPane", page).show_duplicates([])
+            elif name == "checks":
+                checks = cast("ChecksPane", page)
+                checks.show_first_page(None)
+                checks.show_excluded(None)
+        plain = [("drift", "Drift"), ("duplicates", "Duplicates")]
+        for name, title in [*plain, *((name, LIST_KINDS[name].title.replace("&", "&&")) for name in OTHER_LISTS)]:
+            self.tabs.setTabText(self.tabs.indexOf(self.page(name)), title)
+
     def _bind_page(self, name: str, page: QWidget, presenter: ServerPresenter) -> None:
         """What a page shows of a server besides its catalog and walks: its presenters, its log."""
         if name == "call":

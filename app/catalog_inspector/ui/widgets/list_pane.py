@@ -63,7 +63,8 @@ class ListPane(QWidget):
 
     Resources can be read, templates filled in and read, and prompts got (`request`, below the detail; with
     `checks`, a server's questions are answered there too).
-    A new catalog keeps the chosen item chosen (found again by its key) while it is still there.
+    A new catalog keeps the chosen item chosen (found again by its key) while it is still there; each server's
+    catalog comes back with that server's own item chosen (its request box's), never another server's row.
 
     Attributes:
         model: the `ItemListModel` behind `table`.
@@ -154,8 +155,14 @@ class ListPane(QWidget):
         self.request.send()
 
     def _on_model_about_to_be_reset(self) -> None:
+        # The item to choose again: the bound server's own (its box's item; the row chosen now may be another
+        # server's), else the row chosen now.
         current = self.table.currentIndex()
-        self._kept_key = current.data(Role.KEY) if current.isValid() else None
+        if self.request.presenter is not None:
+            item = self.request.item
+            self._kept_key = self.model.key_of(item) if item is not None else None
+        else:
+            self._kept_key = current.data(Role.KEY) if current.isValid() else None
 
     def _on_model_reset(self) -> None:
         # A reset forgets the current row without a signal: choose the same item again, or show nothing.
