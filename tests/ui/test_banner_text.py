@@ -99,7 +99,7 @@ def test_a_long_detail_is_cut_to_the_width_and_cut_again_on_resize(qtbot) -> Non
 def test_the_whole_message_is_in_the_tooltip_escaped_and_behind_details_and_copy(qtbot) -> None:  # type: ignore[no-untyped-def]
     banner = StatusBanner()
     qtbot.addWidget(banner)
-    text = f"{TITLE}\n{HOSTILE}\nThe server's last words:\n<img src=/dev/zero>"
+    text = f"{TITLE}\n{HOSTILE}\nThe server's last stderr lines:\n<img src=/dev/zero>"
     banner.show_banner(Banner("failure", text, "Retry", True, "server_error"))
     banner.resize(420, 80)
     qtbot.waitExposed(banner)

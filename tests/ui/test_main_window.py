@@ -170,7 +170,9 @@ def test_one_failing_server_does_not_affect_another(harness: Harness, qtbot) -> 
     crashy, clean = window.app.runtime.supervisors
     wait_for(qtbot, lambda: crashy.state is ServerState.FAILED)
     assert "Connection failed on page 1 of tools" in banner_text(window)
-    assert "The server's last words:" in banner_text(window) and "[demo] crashing on purpose" in banner_text(window)
+    assert "The server's last stderr lines:" in banner_text(window) and "[demo] crashing on purpose" in banner_text(
+        window
+    )
     assert window.select_server("clean")
     wait_for(qtbot, lambda: shown(window))
     assert names_in_tree(window) == ["echo", "count_items", "delete_everything"]

@@ -59,7 +59,7 @@ def test_a_crash_shows_the_servers_last_words(present, qtbot) -> None:  # type: 
         presenter.refresh()
     text = presenter.banner().text
     assert text.startswith("Failed: Connection failed on page 1 of tools\nthe server process exited (exit code 3)\n")
-    assert "The server's last words:\n[demo] tools walk 0 page 0 (1 items)" in text
+    assert "The server's last stderr lines:\n[demo] tools walk 0 page 0 (1 items)" in text
     assert text.splitlines()[-2] == "[demo] crashing on purpose"
     assert text.endswith("No catalog has been accepted from this server yet.")
 

@@ -79,7 +79,7 @@ from catalog_inspector.core.calls import (
 )
 from catalog_inspector.core.catalog import Snapshot, failed_snapshot, source_of
 from catalog_inspector.core.config import Limits, ServerSpec
-from catalog_inspector.core.errors import AUTH_STEPS, internal_error, stderr_lines
+from catalog_inspector.core.errors import AUTH_STEPS, internal_error, last_words
 from catalog_inspector.core.files import (
     MAX_ARGUMENTS_BYTES,
     InputError,
@@ -388,9 +388,9 @@ def summary_line(report: CallReport) -> str | None:
     if step is not None:
         what = f"authorization failed ({step} step: {AUTH_STEPS[step]}): {what}"
     line = f"{report.outcome}: {visible(report.tool, 200)}: {visible(what, SUMMARY_LIMIT)}"
-    said = stderr_lines(report.error.details) if report.error is not None else []
+    said = last_words(report.error.details) if report.error is not None else ""
     if said:
-        line += "; the server's last stderr lines: " + " | ".join(said)
+        line += f"; {said}"
     return line
 
 

@@ -43,7 +43,7 @@ from catalog_inspector.core.errors import (
     ErrorKind,
     auth_step,
     code_words,
-    stderr_lines,
+    last_words,
     transport_hint,
 )
 from catalog_inspector.core.files import write_text_safely
@@ -108,9 +108,9 @@ def error_line(status: str, error: ErrorInfo) -> str:
     hint = transport_hint(error, app=False)
     if hint:
         line += f"; {hint}"
-    said = stderr_lines(error.details)
+    said = last_words(error.details)
     if said:
-        line += "; the server's last stderr lines: " + " | ".join(said)
+        line += f"; {said}"
     return line
 
 

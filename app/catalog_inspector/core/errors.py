@@ -38,6 +38,7 @@ __all__ = [
     "auth_step",
     "code_words",
     "internal_error",
+    "last_words",
     "leaves",
     "make_error",
     "outcome_text",
@@ -164,6 +165,19 @@ def stderr_lines(details: Mapping[str, Any], width: int = 300) -> list[str]:
     if not isinstance(lines, list):
         return []
     return [visible(str(line), width) for line in lines]
+
+
+LAST_WORDS = "the server's last stderr lines"
+
+
+def last_words(details: Mapping[str, Any], width: int = 300, multiline: bool = False) -> str:
+    """The server's last stderr lines kept in an error's `details` (a stdio server that exited), as the CLI and the
+    window both say them: `the server's last stderr lines: A | B`, or each line on a line of its own after the
+    colon (`multiline`, the banner); "" when none were kept."""
+    lines = stderr_lines(details, width)
+    if not lines:
+        return ""
+    return f"{LAST_WORDS}:" + ("\n" + "\n".join(lines) if multiline else " " + " | ".join(lines))
 
 
 def reason(info: ErrorInfo) -> str:

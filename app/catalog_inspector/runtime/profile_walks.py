@@ -27,7 +27,7 @@ from catalog_inspector.core.drift import (
     diff_snapshots,
     rows_of,
 )
-from catalog_inspector.core.errors import code_words, reason, stderr_lines
+from catalog_inspector.core.errors import code_words, last_words, reason
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime.messages import MessageBridge, failure_words
 from catalog_inspector.runtime.offload import Offload, OffloadClosed
@@ -60,9 +60,9 @@ def failure_text(snapshot: Snapshot, label: str) -> str:
         where.append(named.text)
     said = f" ({'; '.join(where)})" if where else ""
     text = f"the walk as {label} {ended}: {error.kind.heading}{said}: {visible(reason(error), REASON_LIMIT)}"
-    last = stderr_lines(error.details)
+    last = last_words(error.details)
     if last:
-        text += "; the server's last stderr lines: " + " | ".join(last)
+        text += f"; {last}"
     return text
 
 

@@ -64,6 +64,11 @@ WALK_FIRST = 0.05  # seconds from the spawn to the first walk of the server's pr
 WALK_MAX = 1.0  # seconds between walks later: the interval doubles up to this
 STDERR_GATHER = 0.01  # seconds the stderr reader waits for more after each read
 TAIL_LINES = 5  # the server's last words shown with an exit
+# A server that stops reading or writing (stdin or stdout closed) is usually on its way out: an SDK server's
+# `run` has returned and its interpreter tears down for 0.4-0.9 s (2-core machine) before the exit code comes.
+# Its exit code and last stderr lines say why ("exit code 3", "Error: API_KEY is not set"), the pipe closing
+# says nothing: the first fault waits this long for the exit before it is reported without one.
+EXIT_WAIT = 2.0
 
 
 class Goodbye(enum.Enum):
@@ -211,10 +216,13 @@ class _StdioLink:
         await self.write_stream.aclose()
         await self.read_stream.aclose()
 
-    def _exit_error(self) -> CatalogError:
+    def _exit_error(self, closed: str = "stdout") -> CatalogError:
         # The server's own last words (a missing API key, a traceback) usually say why.
         code = self.process.returncode
         details = {"exit_code": code, "stderr": self._log.tail(TAIL_LINES, since=self.first_line)}
+        if code is None and closed == "stdin":  # it stopped reading, yet the process runs on
+            words = "the server closed its input (stdin) while still running: nothing more can be sent"
+            return make_error(ErrorKind.CONNECTION, words, details=details)
         if code is None:  # stdout ended, yet the process runs on: it closed its end itself
             words = "the server closed its output (stdout) while still running: nothing more can arrive"
             return make_error(ErrorKind.CONNECTION, words, details=details)
@@ -226,11 +234,12 @@ class _StdioLink:
             await self._stdout_done.wait()
             await self._stderr_done.wait()
 
-    async def _report_exit(self) -> None:
-        """Once the readers delivered the server's last words: its exit, as the fault that explains what follows."""
+    async def _report_exit(self, closed: str = "stdout") -> None:
+        """Once the readers delivered the server's last words: its exit (or the pipe it `closed` while it runs on),
+        as the fault that explains what follows."""
         await self._drained()
         if not self.shutting_down:
-            self._faults.report(self._exit_error())
+            self._faults.report(self._exit_error(closed))
 
     async def _read_stdout(self) -> None:
         assert self.process.stdout is not None
@@ -254,8 +263,8 @@ class _StdioLink:
                 return
             finally:
                 self._stdout_done.set()
-            # EOF: the process is gone or closed its stdout.
-            await _exited(self.process, 0.5)
+            # EOF: the process is gone or closed its stdout (and is most likely on its way out).
+            await _exited(self.process, EXIT_WAIT, hurried=lambda: self.shutting_down)
             await self._report_exit()
 
     def _over_cap(self, length: int, *, unended: bool = False) -> CatalogError:
@@ -339,17 +348,18 @@ class _StdioLink:
 
     async def _write_stdin(self) -> None:
         assert self.process.stdin is not None
-        try:
-            async with self._write_reader:
+        async with self._write_reader:
+            try:
                 async for message in self._write_reader:
                     data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
                     await self.process.stdin.send((data + "\n").encode("utf-8"))
-        except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
-            # Its stdin is gone, most often because the server exited before it read a word (a missing
-            # API key): its exit and last stderr lines explain that, not the stream closing it causes.
-            if await _exited(self.process, EXIT_GRACE):
-                await self._report_exit()
-            await self._read_writer.aclose()
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                # Its stdin is gone, most often because the server is exiting (a missing API key): its exit
+                # and last stderr lines explain that, not the stream closing it causes. They are the fault
+                # before anything closes: a request failing meanwhile is told them, not "connection closed".
+                await _exited(self.process, EXIT_WAIT, hurried=lambda: self.shutting_down)
+                await self._report_exit("stdin")
+                await self._read_writer.aclose()
 
 
 async def _shutdown(process: anyio.abc.Process, tree: ServerTree, faults: Faults) -> None:

@@ -17,8 +17,8 @@ from catalog_inspector.core.errors import (
     ErrorInfo,
     auth_step,
     code_words,
+    last_words,
     reason,
-    stderr_lines,
     transport_hint,
 )
 from catalog_inspector.core.redact import redacted_args, redacted_url
@@ -82,9 +82,10 @@ class Walk:
 
 
 def server_words(error: ErrorInfo) -> str:
-    """The server's own last stderr lines, when a process exited (a missing API key, a traceback)."""
-    lines = stderr_lines(error.details, STDERR_WIDTH)
-    return "The server's last words:\n" + "\n".join(lines) if lines else ""
+    """The server's own last stderr lines, when a process exited (a missing API key, a traceback), in the CLI's
+    words (`core.errors.last_words`), a line each."""
+    words = last_words(error.details, STDERR_WIDTH, multiline=True)
+    return words[:1].upper() + words[1:]
 
 
 def detail_line(error: ErrorInfo) -> str:
