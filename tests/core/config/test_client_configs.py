@@ -130,6 +130,16 @@ def test_a_jsonc_file_with_comments_and_trailing_commas_loads(tmp_path: Path) ->
     assert loaded.specs[0].command == f"{tmp_path.resolve()}/run" and loaded.specs[0].args == ("a",)
 
 
+def test_vs_code_settings_with_comments_and_trailing_commas_load_their_mcp_servers(tmp_path: Path) -> None:
+    """The README: VS Code's `"mcp"` in `settings.json` (JSONC, as VS Code writes it) is read as it is."""
+    path = tmp_path / "settings.json"
+    path.write_text(
+        '{\n  "editor.tabSize": 2, // mine\n  /* MCP */ "mcp": {"servers": {"s": {"command": "run", "args": ["a",],},},},\n}'
+    )
+    loaded = load_config(path, environ={})
+    assert [(spec.name, spec.command, spec.args) for spec in loaded.specs] == [("s", "run", ("a",))]
+
+
 def test_a_broken_file_still_names_the_line_of_its_strict_json_error(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text('{\n  "mcpServers": {\n    "a": \n  }\n}')
