@@ -445,3 +445,11 @@ def test_any_schema_builds_a_bounded_form_without_raising(schema: Any) -> None:
     value = empty_value(form)
     if all(f.default is MISSING for f in all_fields):
         assert fits(form, value), "the empty value of a form shows in that form"
+
+
+def test_properties_keep_the_schemas_order_and_sorted_ones_put_the_required_first() -> None:
+    declared = {"type": "object", "properties": {"b": {}, "c": {}, "a": {}}, "required": ["a"]}
+    assert [prop.key for prop in build_form(declared).properties] == ["b", "c", "a"], "the author's order"
+    unordered = {"type": "object", "properties": {"a": {}, "b": {}, "c": {}}, "required": ["c", "b"]}
+    assert [prop.key for prop in build_form(unordered).properties] == ["b", "c", "a"], "sorted: required first"
+    assert [p.key for p in build_form({**unordered, "required": []}).properties] == ["a", "b", "c"]

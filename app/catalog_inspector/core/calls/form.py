@@ -8,7 +8,8 @@ JSON editor for that one value) whose `reason` says why — never an omission:
     type string / number / integer / boolean  that kind; limits, pattern, format in `hints`
     type null                                 null
     enum / const                              enum (a choice of values) / const (fixed)
-    type object with properties               object; `required` marks its properties
+    type object with properties               object; `required` marks its properties, kept in the schema's
+                                              order (required first when it has none: see `in_form_order`)
     type array with items                     array with an `items` template
     oneOf / anyOf, type ["a", "b"]            choice of branches (labelled)
     ["x", "null"], anyOf [{…}, {type null}]   the non-null field, `nullable`
@@ -46,6 +47,7 @@ __all__ = [
     "build_form",
     "empty_value",
     "fits",
+    "in_form_order",
     "json_equal",
     "pick_branch",
 ]
@@ -203,6 +205,19 @@ def _is_null_only(node: dict[str, Any]) -> bool:
     )
 
 
+def in_form_order(fields: list[FormField]) -> list[FormField]:
+    """An object's properties as the form lists them: in the schema's order, as the server sent it.
+
+    Keys that arrive sorted (`a`, `b`, `c`) carry no order of the author's: a serializer sorted them (Go's
+    encoding/json sorts a map's keys, Python's `sort_keys` too). There the required properties come first,
+    each group still sorted; any other order is the author's and is kept as it is.
+    """
+    keys = [prop.key for prop in fields]
+    if len(keys) < 2 or keys != sorted(keys):
+        return fields
+    return [prop for prop in fields if prop.required] + [prop for prop in fields if not prop.required]
+
+
 class _Builder:
     def __init__(self, root: Any) -> None:
         self.resolver = Resolver(root)
@@ -308,6 +323,7 @@ class _Builder:
         listed = node.get("required")
         required = [name for name in listed if isinstance(name, str)] if isinstance(listed, list) else []
         fields = [self.field(sub, str(name), name in required, depth + 1) for name, sub in (properties or {}).items()]
+        fields = in_form_order(fields)
         for name in required:
             if name not in (properties or {}):
                 self._counted()

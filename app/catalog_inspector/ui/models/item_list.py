@@ -46,6 +46,12 @@ class ItemListModel(QAbstractTableModel):
         self._items = [dict(i) for i in items]
         self.endResetModel()
 
+    def item_at(self, index: Index) -> dict[str, Any] | None:
+        """The item of a row as the server sent it (its keys in their order), or None; not read through Qt,
+        which would hand back a copy with its keys sorted (see `Role.RAW`)."""
+        row = index.row() if index.isValid() else -1
+        return self._items[row] if 0 <= row < len(self._items) else None
+
     def key_of(self, item: dict[str, Any]) -> str:
         """The key of a row's item, as text (a server may send any JSON value there)."""
         value = item.get(self._key_field)

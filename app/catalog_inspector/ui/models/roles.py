@@ -15,7 +15,10 @@ TOOLTIP_LIMIT = 2000
 
 
 class Role(enum.IntEnum):
-    RAW = Qt.ItemDataRole.UserRole + 1  # the wire object or value behind a row
+    # The wire object or value behind a row. A dict read through Qt (`index.data(RAW)`) comes back converted, as a
+    # QVariantMap: its keys sorted (a schema's properties in alphabetical order), an integer beyond 64 bits an
+    # OverflowError. The app reads wire objects from the model in Python (`tool_at`, `item_at`).
+    RAW = Qt.ItemDataRole.UserRole + 1
     KEY = Qt.ItemDataRole.UserRole + 2  # a row's stable key (tool name, URI …)
     SEARCH = Qt.ItemDataRole.UserRole + 3  # folded text the filter matches against
     FULL_TEXT = Qt.ItemDataRole.UserRole + 4  # an unelided cell value, for copying

@@ -222,6 +222,12 @@ class ToolTreeModel(QAbstractItemModel):
     def mark_of(self, name: str) -> str:
         return self._marks.get(name, "")
 
+    def tool_at(self, index: Index) -> dict[str, Any] | None:
+        """The tool of a tool's row, the very wire object as sent (None for a schema row or no row); not read
+        through Qt, which would hand back a copy with its keys sorted (see `Role.RAW`)."""
+        node = self._node(index)
+        return node.tool if node is not None else None
+
     def has_tool(self, name: str) -> bool:
         return name in self._by_name
 

@@ -177,8 +177,7 @@ class ListPane(QWidget):
         self._show(current)
 
     def _show(self, index: QModelIndex) -> None:
-        item = index.data(Role.RAW) if index.isValid() else None
-        item = item if isinstance(item, dict) else None
+        item = self.model.item_at(index)
         if item is not self._shown:
             self._shown = item
             self.icons.set_icons(icons_of(item) if item is not None else [])

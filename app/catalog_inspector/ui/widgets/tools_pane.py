@@ -82,6 +82,7 @@ class ToolsPane(QWidget):
         # with it the view's expanded state; this gives it back when it shows again.
         self._expanded: set[str] = set()
         self._detail_tool: dict[str, Any] | None = None  # the tool the detail shows
+        self._detail_removed = False  # … shown as removed by the last refresh
         self.resource_uris: frozenset[str] | None = None  # the catalog's resources, for a tool's MCP Apps interface
         self._marks: tuple[dict[str, str], frozenset[str]] = ({}, frozenset())
         self._linted: Mapping[str, Sequence[LintIssue]] = {}
@@ -222,6 +223,7 @@ class ToolsPane(QWidget):
         self._expanded = {name for name in self._expanded if self.model.has_tool(name)}
         # The rows in view read whole; with a schema open, columns only widen (its deep keys may be out of view).
         fit_tree_columns(self.tree, grow_only=bool(self._expanded))
+        self._detail_tool = None  # a catalog applied gives the current tool again (the server shown may be another)
         self._on_current(self.tree.currentIndex())
         self._show_filter_result()
         self.tools_applied.emit()
@@ -278,15 +280,15 @@ class ToolsPane(QWidget):
     def _on_current(self, index: QModelIndex | QPersistentModelIndex) -> None:
         while index.isValid() and index.parent().isValid():
             index = index.parent()
-        tool = index.data(Role.RAW) if index.isValid() else None
-        tool = tool if isinstance(tool, dict) else None
-        if tool is self._detail_tool:  # called on every keystroke and catalog: render on change only
+        tool = self.model.tool_at(index)
+        removed = tool is not None and self.model.mark_of(str(index.data(Role.KEY))) == "removed"
+        if tool is self._detail_tool and removed == self._detail_removed:  # every keystroke and catalog: on change
             return
-        self._detail_tool = tool
+        self._detail_tool, self._detail_removed = tool, removed
         self.icons.set_icons(icons_of(tool) if tool is not None else [])
         if tool is not None:
             text = tool_detail(tool, self.resource_uris)
-            if self.model.mark_of(str(index.data(Role.KEY))) == "removed":
+            if removed:
                 text = "Removed by the last refresh: this is the tool as the previous catalog had it.\n\n" + text
             set_capped_text(self.detail, text)
         else:
