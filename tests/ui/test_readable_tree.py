@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QPlainTextEdit, QTreeView
 
 from catalog_inspector.demo.catalog import Options, plan_for
 from catalog_inspector.ui.widgets.panes import LONG_TOKEN, plain_text_view, set_capped_text
-from catalog_inspector.ui.widgets.tables import COLUMN_MAX, KEY_ROOM, LAST_ROOM, TREE_MINIMUM
-from catalog_inspector.ui.widgets.tools_pane import ToolsPane
+from catalog_inspector.ui.widgets.tables import COLUMN_MAX, KEY_ROOM, LAST_ROOM
+from catalog_inspector.ui.widgets.tools_pane import DESCRIPTION_ROOM, TOOL_COLUMNS, ToolsPane
 
 WORDS = QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere
 ANYWHERE = QTextOption.WrapMode.WrapAnywhere
@@ -94,9 +94,13 @@ def test_a_catalog_fits_its_names_and_titles_but_leaves_the_description_in_view(
     bold.setBold(True)  # tool names are bold
     assert tree.visualRect(tree.model().index(0, 0)).width() >= QFontMetrics(bold).horizontalAdvance(long_name)
     assert tree.columnWidth(1) == COLUMN_MAX, "a very long title grows its column to the limit, no further"
-    assert tree.header().sectionViewportPosition(3) <= tree.viewport().width() - LAST_ROOM, "descriptions stay in view"
+    assert tree.header().sectionViewportPosition(4) <= tree.viewport().width() - LAST_ROOM, "descriptions stay in view"
     narrow = pane_with(qtbot, tools, width=1000)
-    assert narrow.tree.columnWidth(1) == TREE_MINIMUM[1], "no room: the title column keeps its width"
+    tree = narrow.tree
+    assert TOOL_COLUMNS[1].floor <= tree.columnWidth(1) < COLUMN_MAX / 2, "no room: the title gives way to its floor"
+    assert tree.columnWidth(0) >= TOOL_COLUMNS[0].floor, "a name gives way no further than its floor"
+    assert tree.header().sectionViewportPosition(4) + DESCRIPTION_ROOM - 2 <= tree.viewport().width()
+    qtbot.waitUntil(lambda: not tree.horizontalScrollBar().isVisible(), timeout=5_000)  # every column in view
 
 
 def test_rows_have_one_height_across_the_10000_tool_list(qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -352,6 +352,7 @@ def _run_main_window(
             passed.append(await run_self_test(window, painted))
             window.close()
 
+    window.fit_screen()  # never larger than the screen (a 1280×800 laptop's, say)
     window.show()
     starting = loop.create_task(start())
     try:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from PySide6.QtCore import QByteArray, QItemSelection, QSettings, Qt, Signal
+from PySide6.QtCore import QByteArray, QItemSelection, QRect, QSettings, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -57,6 +57,9 @@ if TYPE_CHECKING:  # the pages' modules are imported when the pages are built (`
 
 __all__ = ["LOG_LINES", "MainWindow"]
 
+DEFAULT_SIZE = QSize(1400, 860)  # the window's size on a screen with room for it
+FRAME_ROOM = QSize(16, 40)  # what a window manager's frame (borders, title bar) may add around the window
+SIDEBAR = (200, 280)  # the sidebar's narrowest and widest default: as wide as its servers' lines need, within these
 LOG_BATCH = 300  # lines one repaint of the log appends (~30 µs each: within a frame); a flood skips the rest
 LOG_BATCH_MS = 100
 
@@ -179,10 +182,11 @@ class MainWindow(QMainWindow):
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(sidebar)
         self.splitter.addWidget(main)
-        self.splitter.setSizes([280, 1100])
+        self.splitter.setSizes([SIDEBAR[1], DEFAULT_SIZE.width() - SIDEBAR[1]])
         self.setCentralWidget(self.splitter)
         self._build_menu()
-        self.resize(1400, 860)
+        self.resize(DEFAULT_SIZE)
+        self._restored = False  # a size of the person's own was restored (`_restore`)
 
     def _build_menu(self) -> None:
         menu = self.menuBar().addMenu("&File")
@@ -564,10 +568,29 @@ class MainWindow(QMainWindow):
             self.app.messages.error(f"Could not write {path}: {error.strerror or error}")
 
     # -- settings and shutdown ----------------------------------------------
+    def fit_screen(self, available: QRect | None = None) -> None:
+        """Open within the screen: the window no larger than `available` (the screen's room, without its panels;
+        default: the window's screen), its frame included; with the default size, the sidebar as wide as its
+        servers' lines need and the pages the rest (a size the person left is kept, only bounded)."""
+        room = (available or self.screen().availableGeometry()).size() - FRAME_ROOM
+        size = (self.size() if self._restored else DEFAULT_SIZE).boundedTo(room)
+        self.resize(size)
+        if not self._restored:
+            sidebar = min(max(self._sidebar_need(), SIDEBAR[0]), SIDEBAR[1])
+            self.splitter.setSizes([sidebar, size.width() - sidebar - self.splitter.handleWidth()])
+
+    def _sidebar_need(self) -> int:
+        """The width the server list needs to show its lines whole (at most SIDEBAR's widest, measured per row)."""
+        view = self.server_list
+        rows = min(self.servers.rowCount(), 200)
+        text = max((view.sizeHintForIndex(self.servers.index(row)).width() for row in range(rows)), default=0)
+        bar = view.verticalScrollBar().sizeHint().width()
+        return text + 2 * (view.frameWidth() + view.spacing()) + bar
+
     def _restore(self) -> None:
         geometry = self.settings.value("geometry")
         if isinstance(geometry, QByteArray):
-            self.restoreGeometry(geometry)
+            self._restored = self.restoreGeometry(geometry)
         last = self.settings.value("lastServer")
         if isinstance(last, str) and self.select_server(last):
             return

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QListView,
     QSplitter,
@@ -26,16 +25,18 @@ from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.models.timeline import CURSOR, NEXT, OUTCOME, SCOPE, TTL, PageNamesModel, TimelineModel
 from catalog_inspector.ui.presenters.words import Walk
+from catalog_inspector.ui.widgets.column_fit import ElasticColumns
 from catalog_inspector.ui.widgets.tables import compact_table
 
 __all__ = ["PageTable", "TimelinePanel", "cell_text_width"]
 
 LIVE_BATCH_MS = 40
-FIXED_WIDTHS = {0: 32, 3: 46, 4: 70, 5: 64, TTL: 70, SCOPE: 84}  # #, Items, Bytes, Latency, TTL, Cache scope
-# The cursors are what the timeline is for: they keep their room, and the table scrolls sideways to the cache
-# hints in a narrow pane rather than squeezing them to a few letters (the last column takes what is left).
-CURSOR_WIDTH_PX = 112
-MIN_SECTION = 40
+# Floors of #, Items, Bytes, Latency, TTL, Cache scope: each is as wide as its header and its cells need (`columns`).
+FIXED_WIDTHS = {0: 24, 3: 36, 4: 56, 5: 52, TTL: 40, SCOPE: 48}
+# The cursors share what the other columns leave (they elide in the middle; Ctrl+C copies one whole), never
+# narrower than this: the table scrolls sideways only in a pane too narrow for that.
+CURSOR_WIDTH_PX = 48
+MIN_SECTION = 24
 HINT_LINES = 5  # cache-hint warnings spelled out under the table; the cells mark every one
 
 
@@ -114,11 +115,8 @@ class TimelinePanel(QWidget):
         header = self.view.horizontalHeader()
         header.setStretchLastSection(True)
         header.setMinimumSectionSize(MIN_SECTION)
-        for column, width in FIXED_WIDTHS.items():
-            self.view.setColumnWidth(column, width)
-        for column in (CURSOR, NEXT):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-            self.view.setColumnWidth(column, CURSOR_WIDTH_PX)
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)  # a cursor's heading in a narrow pane: "Cursor s…"
+        self.columns = ElasticColumns(self.view, (CURSOR, NEXT), CURSOR_WIDTH_PX, (OUTCOME,), FIXED_WIDTHS)
         self._fit_outcome()
         copy = QAction("Copy full value", self.view)
         copy.setShortcut(QKeySequence.StandardKey.Copy)

@@ -27,12 +27,24 @@ from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.models.tool_nodes import annotation_badges
 from catalog_inspector.ui.models.tool_plan import SLICE, ToolsPlanner
 from catalog_inspector.ui.models.tool_tree import ToolTreeModel
+from catalog_inspector.ui.widgets.column_fit import ColumnFit, LastStretches
 from catalog_inspector.ui.widgets.icon_strip import IconStrip, icons_above
 from catalog_inspector.ui.widgets.panes import DISPLAY_CAP, SPLIT_SIZES, plain_text_view, set_capped_text
-from catalog_inspector.ui.widgets.tables import OneLineDelegate, fit_tree_columns, widen_tree_columns
+from catalog_inspector.ui.widgets.tables import (
+    COLUMN_MAX,
+    OneLineDelegate,
+    fit_tree_columns,
+    widen_tree_columns,
+)
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
 
-__all__ = ["ToolsPane", "tool_detail"]
+__all__ = ["TOOL_COLUMNS", "ToolsPane", "tool_detail"]
+
+# Name, Title, Annotations, Tokens: each as wide as the rows in view need, up to its cap; when the width is short
+# they give up some toward their floors (a name the least) so that the Description column keeps DESCRIPTION_ROOM
+# of the tree in view. A cell cut short elides; its tooltip and the detail pane have it whole.
+TOOL_COLUMNS = (ColumnFit(160, COLUMN_MAX), ColumnFit(40, COLUMN_MAX), ColumnFit(80, 260), ColumnFit(None, 120))
+DESCRIPTION_ROOM = 120
 
 
 def tool_detail(tool: dict[str, Any], resource_uris: frozenset[str] | None = None) -> str:
@@ -116,6 +128,7 @@ class ToolsPane(QWidget):
         self.tree.header().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.tree.setSortingEnabled(True)
         self.tree.selectionModel().currentRowChanged.connect(self._on_current)
+        self.columns = LastStretches(self.tree, TOOL_COLUMNS, DESCRIPTION_ROOM)  # no column out of sight (`fit`)
         # An empty result says so where the rows would be, not in a corner.
         self.empty_hint = QLabel(self.tree.viewport())
         self.empty_hint.setObjectName("toolFilterEmpty")
@@ -221,8 +234,12 @@ class ToolsPane(QWidget):
         self.model.apply(planner)
         self.model.set_marks(*self._marks, self._linted, self._excluded)
         self._expanded = {name for name in self._expanded if self.model.has_tool(name)}
-        # The rows in view read whole; with a schema open, columns only widen (its deep keys may be out of view).
-        fit_tree_columns(self.tree, grow_only=bool(self._expanded))
+        # The rows in view read whole, as far as the width allows; with a schema open, columns only widen (its deep
+        # keys may be out of view, and the tree scrolls sideways to them).
+        if self._expanded:
+            fit_tree_columns(self.tree, grow_only=True)
+        else:
+            self.columns.fit()
         self._detail_tool = None  # a catalog applied gives the current tool again (the server shown may be another)
         self._on_current(self.tree.currentIndex())
         self._show_filter_result()
@@ -271,11 +288,14 @@ class ToolsPane(QWidget):
     def _on_tree_expanded(self, index: QModelIndex) -> None:
         if not index.parent().isValid():
             self._expanded.add(str(index.data(Role.KEY)))
+        self.columns.held = True  # a schema open: its keys and values widen their columns, kept on a resize
         widen_tree_columns(self.tree, index)  # the keys and values just shown read whole, however deep
 
     def _on_tree_collapsed(self, index: QModelIndex) -> None:
         if not index.parent().isValid():
             self._expanded.discard(str(index.data(Role.KEY)))
+            if not self._expanded:  # every schema closed: the columns share the width again
+                self.columns.fit()
 
     def _on_current(self, index: QModelIndex | QPersistentModelIndex) -> None:
         while index.isValid() and index.parent().isValid():
