@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QHBoxLayout,
+    QGridLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -53,6 +53,8 @@ __all__ = ["ServerDialog"]
 TRANSPORTS = (("stdio", "stdio (a local command)"), ("http", "Streamable HTTP"), ("sse", "legacy HTTP+SSE"))
 SHOWN_KEYS = ("type", "transport", "command", "args", "env", "cwd", "url", "headers", "disabled", "budgets", "roots",
               "protocolEra", "client", "logLevel")  # fmt: skip
+BUDGETS_PER_ROW = 4
+LINE_PADDING = 24  # a line edit's frame and text margins around its text (a placeholder reads whole within it)
 FIELDS = ("name", "command", "args", "env", "cwd", "url", "headers", "budgets", "roots", "client")
 ERAS = (("auto", "auto (2026-07-28 when the server offers it)"), ("legacy", "legacy (initialize, 2025-11-25 and before)"),
         ("modern", "modern (2026-07-28 only)"))  # fmt: skip
@@ -226,15 +228,17 @@ class ServerDialog(QDialog):
         self.reveal.toggled.connect(self._on_reveal_toggled)
         self.budgets: dict[str, QLineEdit] = {}
         budget_row = QWidget(self)
-        budget_layout = QHBoxLayout(budget_row)
+        budget_layout = QGridLayout(budget_row)  # BUDGETS_PER_ROW a row: each placeholder reads whole
         budget_layout.setContentsMargins(0, 0, 0, 0)
         given = self._original.get("budgets") if isinstance(self._original.get("budgets"), dict) else {}
         defaults = Limits()
-        for key, (field, _kind) in BUDGET_KEYS.items():
+        for position, (key, (field, _kind)) in enumerate(BUDGET_KEYS.items()):
             line = self._line(f"serverBudget:{key}", str(given.get(key, "")) if given else "")
-            line.setPlaceholderText(f"{key} {getattr(defaults, field):g}")
-            line.setToolTip(f"{key}: empty for the app's default ({getattr(defaults, field):g})")
-            budget_layout.addWidget(line)
+            default = _default_words(getattr(defaults, field))
+            line.setPlaceholderText(f"{key} {default}")
+            line.setToolTip(f"{key}: empty for the app's default ({default})")
+            line.setMinimumWidth(line.fontMetrics().horizontalAdvance(line.placeholderText()) + LINE_PADDING)
+            budget_layout.addWidget(line, *divmod(position, BUDGETS_PER_ROW))
             self.budgets[key] = line
         available, where = keyring if keyring is not None else keyring_status()
         self.keep_secret = QCheckBox("Keep values in the system keyring", self)
@@ -444,6 +448,11 @@ class _Anything(dict[str, str]):
 
     def get(self, key: str, default: Any = None) -> str:
         return "set"
+
+
+def _default_words(value: float) -> str:
+    """A default budget as typed: `4194304`, `30` or `0.5` (never `4.1943e+06`)."""
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 def _number(text: str) -> Any:

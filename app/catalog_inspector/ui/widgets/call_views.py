@@ -26,6 +26,7 @@ from catalog_inspector.core.text import visible
 from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.models.roles import tooltip
 from catalog_inspector.ui.presenters.questions import ROUND_HEADERS, round_rows
+from catalog_inspector.ui.widgets.column_fit import ElasticColumns
 from catalog_inspector.ui.widgets.images import clear_row, pixmap_of
 from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.tables import compact_table
@@ -34,6 +35,7 @@ __all__ = ["CallHistoryView", "CallLogView", "ResultView", "RoundsTable"]
 
 PREVIEW = 240  # pixels of an image preview's longer side
 HISTORY_HEADERS = ("Time", "Kind", "Name", "Outcome", "Duration")
+ELASTIC_MINIMUM = 60  # a column that shares the table's width is never narrower (the table scrolls sideways then)
 ROWS_SHOWN = 200  # questions of one request listed (the rounds cap keeps far fewer)
 ROUNDS_HEIGHT = 170  # pixels the rounds table takes at most (it scrolls beyond)
 LOGS_HEIGHT = 130  # pixels the call's log messages take (they scroll beyond)
@@ -151,8 +153,7 @@ class CallHistoryView(QTableWidget):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         compact_table(self, QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        for column, width in enumerate((150, 60, 170, 220)):
-            self.setColumnWidth(column, width)
+        self.columns = ElasticColumns(self, (2, 3), ELASTIC_MINIMUM)  # the name and the outcome share the rest
         self._records: list[CallRecord] = []
 
     def show_records(self, records: Sequence[CallRecord]) -> None:
@@ -178,6 +179,7 @@ class CallHistoryView(QTableWidget):
                 if column == 3 and record.summary:
                     item.setToolTip(tooltip(record.summary))
                 self.setItem(row, column, item)
+        self.columns.refit()
 
     def selected_record(self) -> CallRecord | None:
         rows = self.selectionModel().selectedRows()
@@ -232,8 +234,7 @@ class RoundsTable(QTableWidget):
         self.setHorizontalHeaderLabels(list(ROUND_HEADERS))
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         compact_table(self, QAbstractItemView.SelectionBehavior.SelectRows)
-        for column, width in enumerate((50, 120, 80, 260, 150, 90)):
-            self.setColumnWidth(column, width)
+        self.columns = ElasticColumns(self, (2, 3, 4), ELASTIC_MINIMUM)  # the key, the message, the answer share
         self.hide()
 
     def show_rounds(self, rounds: Sequence[Round]) -> None:
@@ -245,6 +246,7 @@ class RoundsTable(QTableWidget):
                 if column == 3 and text:
                     item.setToolTip(tooltip(text))
                 self.setItem(row, column, item)
+        self.columns.refit()
         self.setVisible(bool(rows))
         # As tall as its rows (a few), never taller than ROUNDS_HEIGHT: the answer above keeps the room.
         header = self.horizontalHeader().height()

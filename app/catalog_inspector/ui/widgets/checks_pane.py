@@ -27,6 +27,8 @@ __all__ = ["ChecksPane"]
 
 COLLISION_ROWS = 2_000  # table items are made on the GUI thread: bounded, whatever two big catalogs share
 EXCLUDED_ROWS = 2_000  # the same bound for the tools a conforming client drops
+SUMMARY_LINES = 3  # the height of a check with nothing to list: its summary's lines
+QWIDGETSIZE_MAX = 16_777_215  # Qt's "no maximum"
 
 
 class ChecksPane(QWidget):
@@ -70,15 +72,30 @@ class ChecksPane(QWidget):
         top = QSplitter(Qt.Orientation.Horizontal, self)
         top.addWidget(self._titled(self.first_page_summary, self.first_page_view))
         top.addWidget(self._titled(self.excluded_summary, self.excluded_view))
-        split = QSplitter(Qt.Orientation.Vertical, self)
-        split.addWidget(top)
-        split.addWidget(self._titled(self.collisions_summary, self.collisions_view))
+        top.setChildrenCollapsible(False)  # a check whose table is hidden still says so beside the other
+        top.setSizes([500, 500])
+        self.split = QSplitter(Qt.Orientation.Vertical, self)
+        self.top, self.bottom = top, self._titled(self.collisions_summary, self.collisions_view)
+        self.split.addWidget(self.top)
+        self.split.addWidget(self.bottom)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(split)
+        layout.addWidget(self.split)
         self.show_first_page(None)
         self.show_excluded(None)
         self.show_collisions({})
+
+    def _fit_panes(self) -> None:
+        """A check with nothing to list says so in its summary alone: its table is hidden (not a large empty box)
+        and its pane no taller than a few lines, so that the checks that list something take the room."""
+        views = (self.first_page_view, self.excluded_view, self.collisions_view)
+        rows = [view.model().rowCount() > 0 for view in views]
+        for view, listed in zip(views, rows, strict=True):
+            if view.isVisibleTo(self) != listed:
+                view.setVisible(listed)
+        room = self.fontMetrics().lineSpacing() * SUMMARY_LINES + 8
+        for pane, listed in ((self.top, rows[0] or rows[1]), (self.bottom, rows[2])):
+            pane.setMaximumHeight(QWIDGETSIZE_MAX if listed else room)
 
     def _titled(self, summary: QWidget, view: QWidget) -> QWidget:
         """A summary line over its table, as one pane of a splitter."""
@@ -87,18 +104,21 @@ class ChecksPane(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(summary)
         layout.addWidget(view, 1)
+        layout.addStretch()  # the summary stays at the top while its table is hidden
         return pane
 
     def show_first_page(self, reach: FirstPage | None) -> None:
         if reach is None:
             self.first_page_summary.setText("No catalog yet: nothing to say about first-page-only hosts.")
             self.hidden_model.set_names(())
+            self._fit_panes()
             return
         text = reach.summary()
         if reach.hidden:
             text += " These are the ones it never sees:"
         self.first_page_summary.setText(text)
         self.hidden_model.set_names(reach.hidden)
+        self._fit_panes()
 
     def show_excluded(self, excluded: Sequence[Mapping[str, str]] | None) -> None:
         """The snapshot's `excluded_tools` (None: no catalog yet)."""
@@ -121,6 +141,7 @@ class ChecksPane(QWidget):
             reason = QTableWidgetItem(visible(str(entry.get("reason", "")), 300))
             reason.setToolTip(tooltip(reason.text()))  # the reason quotes the annotation: often wider than the column
             self.excluded_view.setItem(row, 1, reason)
+        self._fit_panes()
 
     def show_collisions(self, collisions: Mapping[str, tuple[str, ...]]) -> None:
         names = sorted(collisions)
@@ -138,3 +159,4 @@ class ChecksPane(QWidget):
             self.collisions_view.setItem(row, 0, QTableWidgetItem(visible(name, 300)))
             servers = " → ".join(visible(server, 120) for server in collisions[name])
             self.collisions_view.setItem(row, 1, QTableWidgetItem(servers))
+        self._fit_panes()

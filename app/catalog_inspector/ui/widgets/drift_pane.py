@@ -31,16 +31,19 @@ from catalog_inspector.core.drift import (
     counts_words,
 )
 from catalog_inspector.core.text import visible
-from catalog_inspector.ui.models.drift_rows import DriftModel, value_text
+from catalog_inspector.ui.models.drift_rows import ITEM, NEW, OLD, POINTER, REASON, DriftModel, value_text
 from catalog_inspector.ui.models.history_list import HistoryModel
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.presenters.drift import DriftPresenter
+from catalog_inspector.ui.widgets.column_fit import ElasticColumns
 from catalog_inspector.ui.widgets.labels import plain_label
 from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.tables import compact_table
 from catalog_inspector.ui.widgets.walk_as import WalkAsButton
 
 __all__ = ["DriftPane"]
+
+ELASTIC_MINIMUM = 56  # a shared column of the drift table is never narrower: the table scrolls sideways then
 
 LOCKFILE_FILTER = "Catalog lockfiles (*.lock.json *.json);;All files (*)"
 
@@ -106,8 +109,9 @@ class DriftPane(QWidget):
         compact_table(self.view, QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        for column, width in enumerate((64, 56, 130, 90, 160, 110, 110)):
-            self.view.setColumnWidth(column, width)
+        # Severity, List, Field and Δ tokens as wide as they read; the item, the pointer, the values and the
+        # reason share the rest (they elide; the panes below and the tooltips have them whole).
+        self.columns = ElasticColumns(self.view, (ITEM, POINTER, OLD, NEW, REASON), ELASTIC_MINIMUM)
         self.view.selectionModel().selectionChanged.connect(self._on_view_selection_changed)
         self.old_view = plain_text_view("driftOld", self)
         self.old_view.setPlaceholderText("The old value of the selected change")
@@ -128,6 +132,7 @@ class DriftPane(QWidget):
         self.history.setObjectName("historyList")
         self.history.setModel(self.history_model)
         self.history.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.history.setWordWrap(True)  # "2026-12-06 06:01:33 UTC · 3 tools" reads whole in the narrow column
         self.history.selectionModel().selectionChanged.connect(self._on_history_selection_changed)
         self.compare_button = QPushButton("Compare", self)
         self.compare_button.setObjectName("compareButton")
