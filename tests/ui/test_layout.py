@@ -71,6 +71,15 @@ def test_the_window_opens_within_the_screen_with_every_column_in_view(harness: H
     names = [tree.model().index(row, 0) for row in range(min(tree.model().rowCount(), 20))]
     widest = max(QFontMetrics(bold).horizontalAdvance(index.data()) for index in names)
     assert min(tree.visualRect(index).width() for index in names) > widest, "the names read whole"
+    if mode != "normal":
+        return
+    checks = window.checks_pane  # the clean demo: 2 tools past the first page, none excluded, no collision
+    window.tabs.setCurrentWidget(checks)
+    wait_for(qtbot, lambda: checks.first_page_view.isVisible())
+    assert not checks.excluded_view.isVisible() and not checks.collisions_view.isVisible(), "no large empty box"
+    assert checks.bottom.height() < checks.top.height() / 4, "the check that lists something has the room"
+    window.tabs.setCurrentWidget(window.drift_pane)
+    wait_for(qtbot, lambda: not columns_in_view(window.drift_pane.view), timeout=5_000)
 
 
 def test_a_timeline_shown_again_starts_at_its_first_column(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
