@@ -1,7 +1,7 @@
 """Columns that share a view's width: each as wide as what it shows, within bounds, and none out of sight.
 
-A view's columns are measured over a bounded number of rows (`FIT_ROWS`: the rows in view, or the first and last
-ones), by the font metrics of their display text (a few microseconds a cell): never by Qt's ResizeToContents,
+A view's columns are measured over a bounded number of rows (the tree's rows in view, FIT_ROWS at most; a table's
+first and last few, SAMPLE_ROWS), by the font metrics of their display text: never by Qt's ResizeToContents,
 which measures every row of the model on every change (a known stall at 10,000 rows). What a column needs is
 kept, so a resize only shares the width again, without measuring.
 
@@ -9,7 +9,8 @@ kept, so a resize only shares the width again, without measuring.
   and the last one (the descriptions) stretches over the rest; when they would leave it less than its room,
   they give up width toward their floors, each in proportion to what it can give.
 - `ElasticColumns` (a page timeline): every column takes what it needs, header included, but the elastic ones
-  (the cursors, which elide in the middle) share what is left, no narrower than a minimum.
+  (the cursors, which elide in the middle) share what is left, no narrower than a minimum; a few of its rows
+  are measured (`SAMPLE_ROWS`).
 
 Either leaves the view without a horizontal scroll bar unless the view is narrower than the floors; a width the
 person drags a column to is kept until the next catalog or walk is shown.
@@ -21,13 +22,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import shiboken6
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt, QTimer
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyle, QTableView, QTreeView
 
 from catalog_inspector.ui.widgets.tables import FIT_ROWS
 
 __all__ = ["ColumnFit", "ElasticColumns", "LastStretches", "cell_need", "shared_widths"]
+
+# The rows of a table measured when it is shown (the first and the last half) and of each batch appended (its
+# last half): a timeline's or a drift table's rows are of one kind, and a few of them tell the widths (~10 µs a
+# cell, so ~1 ms a walk shown); a cell of a row not measured that is wider elides (its tooltip has it whole).
+SAMPLE_ROWS = 12
 
 
 @dataclass(frozen=True)
@@ -59,14 +65,29 @@ def _margin(view: QAbstractItemView) -> int:
     return 2 * (view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1) + 1
 
 
-def cell_need(view: QAbstractItemView, index: QModelIndex, margin: int) -> int:
+class _Measure:
+    """Cells' widths in one view, with the font metrics made once per font (a few microseconds a cell)."""
+
+    def __init__(self, view: QAbstractItemView) -> None:
+        self.margin = _margin(view)
+        self.plain = view.fontMetrics()
+        self._metrics: dict[str, QFontMetrics] = {}
+
+    def need(self, index: QModelIndex) -> int:
+        """The width a cell's display text needs to read whole, in the cell's own font (a bold name)."""
+        text = index.data()
+        if not text:
+            return 0
+        font = index.data(Qt.ItemDataRole.FontRole)
+        metrics = self.plain
+        if isinstance(font, QFont):
+            metrics = self._metrics.get(font.key()) or self._metrics.setdefault(font.key(), QFontMetrics(font))
+        return metrics.horizontalAdvance(str(text)) + self.margin
+
+
+def cell_need(view: QAbstractItemView, index: QModelIndex) -> int:
     """The width a cell's display text needs to read whole, in the cell's own font (a bold name)."""
-    text = index.data()
-    if not text:
-        return 0
-    font = index.data(Qt.ItemDataRole.FontRole)
-    metrics = QFontMetrics(font) if isinstance(font, QFont) else view.fontMetrics()
-    return metrics.horizontalAdvance(str(text)) + margin
+    return _Measure(view).need(index)
 
 
 class _Fitter(QObject):
@@ -94,9 +115,16 @@ class _Fitter(QObject):
             self._pressed = kind == QEvent.Type.MouseButtonPress
         elif kind == QEvent.Type.Resize and watched is self.view.viewport() and self.needs and not self.held:
             self.share()
+        elif kind == QEvent.Type.Show and watched is self.view.viewport():
+            self.shown()
         return False
 
+    def shown(self) -> None:
+        """The view came into sight (its tab was chosen)."""
+
     def _on_header_section_resized(self, column: int, _old: int, _new: int) -> None:
+        if not shiboken6.isValid(self.header):
+            return
         stretched = self.header.stretchLastSection() and column == self.header.count() - 1  # the header's own doing
         if not self._setting and not stretched:
             self.moved(column, self._pressed)
@@ -136,7 +164,7 @@ class LastStretches(_Fitter):
     def fit(self, rows: Sequence[QModelIndex] | None = None) -> None:
         """Measure the columns over `rows` (default: the top-level rows in view, FIT_ROWS at most), then share."""
         rows = self.rows_in_view() if rows is None else list(rows)[:FIT_ROWS]
-        margin = _margin(self.view)
+        measure = _Measure(self.view)
         indent = 0
         if isinstance(self.view, QTreeView) and self.view.rootIsDecorated():
             indent = self.view.indentation()
@@ -144,7 +172,7 @@ class LastStretches(_Fitter):
         for column, fit in enumerate(self.fits):
             need = self.header.sectionSizeHint(column)
             for index in rows:
-                cell = cell_need(self.view, index.siblingAtColumn(column), margin)
+                cell = measure.need(index.siblingAtColumn(column))
                 need = max(need, cell + (indent if column == 0 and cell else 0))
             needs.append(min(need, fit.cap))
         self.needs = needs
@@ -190,42 +218,72 @@ class ElasticColumns(_Fitter):
         self.owned = tuple(owned)
         self.minimum = minimum
         self.floors = dict(floors or {})
+        self._stale = True  # the rows shown were not measured yet (the view is out of sight)
+        self._due: set[int] | None = None  # rows to measure on the next turn of the event loop
+        self._scheduled = False
         model = view.model()
         model.modelReset.connect(self._on_model_reset)
         model.rowsInserted.connect(self._on_model_rows_inserted)
-        self._on_model_reset()
+        self.refit()
 
     def _measured(self) -> list[int]:
         return [c for c in range(self.header.count()) if c not in self.elastic and c not in self.owned]
 
     def refit(self) -> None:
-        """Measure again from the headers up (a QTableWidget filled in after its rows were inserted)."""
-        self._on_model_reset()
-
-    def _on_model_reset(self) -> None:
-        if not shiboken6.isValid(self.header):  # a model outliving its view (it is the panel's child)
+        """Measure again from the headers up, now (a QTableWidget filled in after its rows were inserted)."""
+        self._stale = not self.view.isVisible()
+        if self._stale:  # measured when it shows: a view out of sight (another tab's timeline) costs nothing
             return
         self.needs = [
             max(self.header.sectionSizeHint(column), self.floors.get(column, 0))
             for column in range(self.header.count())
         ]
         self.held = False
+        self._due = None
         rows = self.view.model().rowCount()
-        half = FIT_ROWS // 2
+        half = SAMPLE_ROWS // 2
         self._measure([*range(min(rows, half)), *range(max(half, rows - half), rows)])
+
+    def shown(self) -> None:
+        if self._stale:
+            self.refit()
+
+    def _on_model_reset(self) -> None:
+        if not shiboken6.isValid(self.header):  # a model outliving its view (it is the panel's child)
+            return
         self.view.horizontalScrollBar().setValue(0)  # a new walk is shown from its first column
+        self._stale = True  # measured on the next turn: not in the same event as the walk's other work
+        self._later()
 
     def _on_model_rows_inserted(self, _parent: QModelIndex, first: int, last: int) -> None:
+        if not shiboken6.isValid(self.header) or self._stale:
+            return
+        if self._due is None:
+            self._due = set()
+            self._later()
+        self._due.update(range(max(first, last + 1 - SAMPLE_ROWS // 2), last + 1))
+
+    def _later(self) -> None:
+        if not self._scheduled:
+            self._scheduled = True
+            QTimer.singleShot(0, self, self._on_later)
+
+    def _on_later(self) -> None:
+        self._scheduled = False
         if not shiboken6.isValid(self.header):
             return
-        self._measure(range(max(first, last + 1 - FIT_ROWS), last + 1))
+        if self._stale:
+            self.refit()
+        elif self._due is not None:
+            rows, self._due = sorted(self._due), None
+            self._measure([row for row in rows if row < self.view.model().rowCount()])
 
     def _measure(self, rows: Sequence[int]) -> None:
-        model, margin = self.view.model(), _margin(self.view)
+        model, measure = self.view.model(), _Measure(self.view)
         columns = self._measured()
         for row in rows:
             for column in columns:
-                self.needs[column] = max(self.needs[column], cell_need(self.view, model.index(row, column), margin))
+                self.needs[column] = max(self.needs[column], measure.need(model.index(row, column)))
         self.share()
 
     def moved(self, column: int, by_hand: bool) -> None:
