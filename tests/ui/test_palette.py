@@ -24,7 +24,7 @@ def _open(window, qtbot) -> CommandPalette:  # type: ignore[no-untyped-def]
 
 
 def test_the_palette_finds_and_runs_actions_servers_and_tools(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
-    window = harness.window([demo_spec("normal", name="first"), demo_spec("single", name="second")])
+    window = harness.window([demo_spec("normal", name="first"), demo_spec("many", "--tools", "30", name="second")])
     wait_for(qtbot, lambda: shown(window))
     wait_for(qtbot, lambda: not window.tools_pane.planning)
     palette = _open(window, qtbot)
@@ -39,10 +39,16 @@ def test_the_palette_finds_and_runs_actions_servers_and_tools(harness: Harness, 
     assert window.tabs.currentWidget() is window.tools_pane
     assert window.tools_pane.tree.currentIndex().data(Role.KEY) == "count_items"
     assert window.focusWidget() is window.tools_pane.tree, "the focus on it: Enter opens it in the Call tab"
+    first_tools = {entry.text for entry in palette.entries if entry.text.startswith("Tool: ")}
     palette = _open(window, qtbot)
     qtbot.keyClicks(palette.filter, "server sec")
     qtbot.keyClick(palette.filter, Qt.Key.Key_Return)
     wait_for(qtbot, lambda: window.current is not None and window.current.supervisor.spec.name == "second")
+    wait_for(qtbot, lambda: shown(window) and not window.tools_pane.planning)
+    window.activateWindow()
+    palette = _open(window, qtbot)
+    tools = {entry.text for entry in palette.entries if entry.text.startswith("Tool: ")}
+    assert tools == {f"Tool: {name}" for name in window.tools_pane.model.tool_names()} != first_tools, "this catalog's"
 
 
 def test_keys_move_in_the_list_and_only_the_first_matches_are_listed(qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QAbstractItemView, QDialog, QDialogButtonBox, QHea
 
 from catalog_inspector.ui.accessible import describe, named
 from catalog_inspector.ui.keyboard import shortcut_rows
+from catalog_inspector.ui.widgets.tables import compact_table
 
 if TYPE_CHECKING:
     from catalog_inspector.ui.main_window import MainWindow
@@ -41,10 +42,8 @@ class ShortcutsDialog(QDialog):
         self.table = QTableView(self)
         self.table.setObjectName("shortcutsTable")
         self.table.setModel(model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.verticalHeader().setVisible(False)
+        compact_table(self.table, QAbstractItemView.SelectionBehavior.SelectRows)  # one line a row, Tab moves on
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        self.table.horizontalHeader().setStretchLastSection(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         named(buttons.button(QDialogButtonBox.StandardButton.Close), "", "Close the list of shortcuts")
