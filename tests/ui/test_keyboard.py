@@ -122,6 +122,16 @@ def test_keys_bring_up_every_tab_the_filter_and_the_sidebar(harness: Harness, qt
     assert focused() is window.server_list
     press(qtbot, "Down")
     wait_for(qtbot, lambda: window.current is not None and window.current.name == "normal")
+    window.tools_pane.tree.setFocus()
+    press(qtbot, "Ctrl+Tab")
+    assert window.tabs.currentIndex() == 1, "Ctrl+Tab: the next tab, from inside the tabs"
+    press(qtbot, "Ctrl+Shift+Tab")
+    assert window.tabs.currentIndex() == 0
+    press(qtbot, "Alt+V")  # the View menu by its letter, then its Server list by its own
+    menu = window.menuBar().actions()[2].menu()
+    wait_for(qtbot, lambda: menu is not None and menu.isVisible())
+    qtbot.keyClick(menu, Qt.Key.Key_S)
+    wait_for(qtbot, lambda: focused() is window.server_list)
 
 
 def test_enter_opens_a_tool_and_ctrl_return_sends_it(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
