@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
 
 from catalog_inspector.core.config import ConfigError, ConfigStore, store_secret
 from catalog_inspector.core.text import visible
+from catalog_inspector.ui.accessible import named
 from catalog_inspector.ui.dialogs.imports import ImportDialog
 from catalog_inspector.ui.dialogs.server import ServerDialog
 from catalog_inspector.ui.presenters import AppPresenter
@@ -57,7 +58,7 @@ class ServerMenu(QObject):
             ("import", "&Import from other clients…", self.import_servers),
             ("edit", "&Edit server…", self.edit_server),
             ("duplicate", "&Duplicate server", self.duplicate_server),
-            ("disable", "Disable / &enable server", self.toggle_server_disabled),
+            ("disable", "Disa&ble / enable server", self.toggle_server_disabled),  # E is Edit's
             ("remove", "&Remove server…", self.remove_server),
             ("signout", "Sign &out", sign_out),
         )
@@ -68,7 +69,7 @@ class ServerMenu(QObject):
             menu.addAction(action)
             self.actions[key] = action
         menu.addSeparator()
-        demo = QAction("Show the bundled &demo servers", window)
+        demo = QAction("Show the bundled de&mo servers", window)  # D is Duplicate's
         demo.setObjectName("serverAction:demo")
         demo.setCheckable(True)
         demo.setToolTip("List the demo servers this app ships beside your own (your configuration is left alone)")
@@ -156,6 +157,8 @@ class ServerMenu(QObject):
         box.setTextFormat(Qt.TextFormat.PlainText)
         box.setText(f"Remove {visible(name, 200)} from the configuration? Its history stays on disk.")
         box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
+        named(box.button(QMessageBox.StandardButton.Yes), "", "Remove the entry from the configuration file")
+        named(box.button(QMessageBox.StandardButton.Cancel), "", "Keep the entry")
         box.accepted.connect(lambda: self._save(lambda store: store.remove(name)))
         box.finished.connect(box.deleteLater)
         box.open()

@@ -45,6 +45,7 @@ from catalog_inspector.core.config import (
     store_secret,
 )
 from catalog_inspector.ui import theme
+from catalog_inspector.ui.accessible import describe, named
 from catalog_inspector.ui.dialogs.client_profile import ClientProfileCombo
 from catalog_inspector.ui.widgets.labels import plain_label
 
@@ -192,6 +193,7 @@ class ServerDialog(QDialog):
         self.command = self._line("serverCommand", str(self._original.get("command", "")))
         self.args = QPlainTextEdit(self)
         self.args.setObjectName("serverArgs")
+        self.args.setTabChangesFocus(True)  # one argument a line: Tab goes on to the next field
         self.args.setPlaceholderText("one argument per line")
         self.args.setPlainText("\n".join(str(a) for a in self._original.get("args") or []))
         self.args.setMaximumHeight(90)
@@ -234,6 +236,7 @@ class ServerDialog(QDialog):
             line = self._line(f"serverBudget:{key}", str(given.get(key, "")) if given else "")
             line.setPlaceholderText(f"{key} {getattr(defaults, field):g}")
             line.setToolTip(f"{key}: empty for the app's default ({getattr(defaults, field):g})")
+            named(line, f"Budget {key}", f"Empty for the app's default ({getattr(defaults, field):g})")
             budget_layout.addWidget(line)
             self.budgets[key] = line
         available, where = keyring if keyring is not None else keyring_status()
@@ -306,6 +309,10 @@ class ServerDialog(QDialog):
         self.headers.itemChanged.connect(self._on_field_changed)
         self.roots.itemChanged.connect(self._on_field_changed)
         self._on_field_changed()
+        describe(self)
+        save = self.buttons.button(QDialogButtonBox.StandardButton.Save)
+        named(save, "", "Write the entry to the configuration file (once every field is valid)")
+        named(self.buttons.button(QDialogButtonBox.StandardButton.Cancel), "", "Close without saving")
 
     def _line(self, object_name: str, text: str) -> QLineEdit:
         line = QLineEdit(text, self)
