@@ -112,11 +112,10 @@ def test_the_chart_draws_a_thousand_pages_in_at_most_one_bar_and_one_segment_a_p
     assert chart is panel.chart and chart.isVisible()
     pages = [_page(n, latency=5.0 + n % 7, items=n % 5) for n in range(1_000)]
     pages[637] = _page(637, latency=900.0, items=3)  # one spike, sharing its pixel with other pages
-    panel.set_walks([Walk("Live walk", pages[:10], live=True, kind="live")])
+    live = pages[:10]  # the runtime's own sequence, which the timeline views
+    panel.set_walks([Walk("Live walk", live, live=True, kind="live")])
     qtbot.waitUntil(lambda: chart.drawn.bars == 10, timeout=5_000)
     assert chart.drawn.segments == 10, "one line segment a page while pages are wider than a pixel"
-    live = panel._walks[0].pages
-    assert isinstance(live, list)
     live.extend(pages[10:])  # as the runtime appends them; the panel is told and batches them
     panel.pages_added()
     qtbot.waitUntil(lambda: panel.model.rowCount() == 1_000 and len(panel.model.series) == 1_000, timeout=5_000)
@@ -214,6 +213,9 @@ def test_the_budget_that_stopped_a_walk_is_drawn_as_the_line_it_crossed(
             for column in (math.floor(x), math.ceil(x))
         )
         assert dashes >= cell.height() // 3, "a dashed line in the text's colour at the cap"
+        over = view.visualRect(model.index(1, BYTES))
+        offending = model.index(1, BYTES).data(Qt.ItemDataRole.BackgroundRole).color()
+        assert _bar_length(image, over, offending) >= bar_rect(over, 1.0).width() - 1, "over its background, whole"
         return
     image = chart.grab().toImage()
     if line.kind == ErrorKind.PAGE_LIMIT:
@@ -239,7 +241,7 @@ def _choose(source: QComboBox, prefix: str) -> None:
     source.activated.emit(index)
 
 
-def test_the_chart_follows_the_live_walk_and_then_the_walk_chosen(harness: Harness, qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_the_chart_follows_the_live_walk_page_by_page(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = harness.window([demo_spec("slow", "--delay", "0.4", name="slow")])
     supervisor = window.current.supervisor if window.current is not None else None
     assert supervisor is not None

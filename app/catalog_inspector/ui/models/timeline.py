@@ -116,6 +116,7 @@ _ROLES = frozenset(
     }
 )
 BARS = (LATENCY, BYTES)  # the columns drawn as bars on a scale shared by their rows
+_BAR_ROLES = frozenset({Role.SHARE, Role.LIMIT_SHARE, Qt.ItemDataRole.ToolTipRole})
 CAP_AT = (
     0.8  # where a byte cap that stopped a walk stands at most across the Bytes bars: the page over it shows past it
 )
@@ -250,6 +251,8 @@ class TimelineModel(FlatTableModel):
             return None
         page = self._pages[index.row()]
         column = index.column()
+        if column in BARS and role in _BAR_ROLES:  # asked for every bar painted: answered first
+            return self._bar_data(index.row(), page, column, role)
         bad = page.outcome != "ok"
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(page, column, index.row())
@@ -264,8 +267,6 @@ class TimelineModel(FlatTableModel):
             return self._hint_data(index.row(), page, column, role, bad)
         if role == Role.FULL_TEXT:
             return self._display(page, column, index.row())
-        if role in (Role.SHARE, Role.LIMIT_SHARE, Qt.ItemDataRole.ToolTipRole) and column in BARS:
-            return self._bar_data(index.row(), page, column, role)
         if role == Qt.ItemDataRole.ToolTipRole and column == ITEMS and page.names:
             return tooltip("\n".join(page.names[:200]) + ("\n…" if len(page.names) > 200 else ""))
         if role == Role.OFFENDING:

@@ -18,6 +18,7 @@ __all__ = ["BarDelegate", "bar_color", "bar_rect", "limit_pen", "limit_x"]
 BAR_MARGIN = 3  # pixels between a bar and its cell's top and bottom edges
 ALPHA = {"latency": 110, "bytes": 55}  # of 255: behind text, a bar must not drown it
 SELECTED_ALPHA = 90
+SELECTED = QStyle.StateFlag.State_Selected
 
 
 def bar_rect(cell: QRect | QRectF, share: float) -> QRectF:
@@ -81,20 +82,22 @@ class BarDelegate(QStyledItemDelegate):
     def paint(
         self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> None:
+        # Painted for every Latency and Bytes cell in view on every repaint: few calls into the model, no copies.
         share = index.data(Role.SHARE)
         limit = index.data(Role.LIMIT_SHARE) if self.kind == "bytes" else None  # only a byte cap is drawn in a cell
         if not share and limit is None:
             super().paint(painter, option, index)  # nothing to draw but the cell: Qt's own paint
             return
         cell = option.rect
-        bar = bar_rect(cell, float(share or 0.0))
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        selected = bool(option.state & SELECTED)
         if not selected and index.data(Qt.ItemDataRole.BackgroundRole) is None:
-            if not bar.isEmpty():
-                painter.fillRect(bar, self._color(option.palette, False))
+            if share:
+                width = max(1, round((cell.width() - 2) * min(float(share), 1.0)))
+                height = cell.height() - 2 * BAR_MARGIN
+                painter.fillRect(cell.x() + 1, cell.y() + BAR_MARGIN, width, height, self._color(option.palette, False))
             super().paint(painter, option, index)
         else:
-            self._paint_over_background(painter, option, index, bar, selected)
+            self._paint_over_background(painter, option, index, bar_rect(cell, float(share or 0.0)), selected)
         if limit is not None:
             x = limit_x(cell, float(limit))
             painter.save()
