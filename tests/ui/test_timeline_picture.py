@@ -9,7 +9,7 @@ import math
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QHelpEvent, QImage, QPalette
-from PySide6.QtWidgets import QApplication, QComboBox, QTableView, QToolTip
+from PySide6.QtWidgets import QApplication, QComboBox, QStyleFactory, QTableView, QToolTip
 
 from catalog_inspector.core.catalog import PageRecord
 from catalog_inspector.core.config import Limits, ServerSpec
@@ -17,10 +17,10 @@ from catalog_inspector.core.errors import ErrorInfo, ErrorKind
 from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.models.page_series import BudgetLine
 from catalog_inspector.ui.models.roles import Role, tooltip
-from catalog_inspector.ui.models.timeline import BYTES, LATENCY
+from catalog_inspector.ui.models.timeline import BARS, BYTES, LATENCY
 from catalog_inspector.ui.presenters import Walk
 from catalog_inspector.ui.presenters.words import walk_limits
-from catalog_inspector.ui.widgets.timeline_bars import BAR_MARGIN, bar_rect
+from catalog_inspector.ui.widgets.timeline_bars import BAR_MARGIN, BarDelegate, bar_rect
 from catalog_inspector.ui.widgets.timeline_chart import TimelineChart
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
 from tests.helpers import demo_spec
@@ -63,14 +63,15 @@ def test_each_bar_is_its_value_on_the_scale_its_column_shares_so_the_slow_and_th
     panel.set_walks([Walk("Accepted catalog", pages)])
     model, view = panel.model, panel.view
     # The model says each value's share of the column's largest; the cells' text is unchanged.
-    assert [model.index(r, LATENCY).data(Role.SHARE) for r in range(6)] == [v / 240.0 for v in LATENCIES]
-    assert [model.index(r, BYTES).data(Role.SHARE) for r in range(6)] == [v / 16_000 for v in SIZES]
+    assert [model.index(r, LATENCY).data(Role.BAR).share for r in range(6)] == [v / 240.0 for v in LATENCIES]
+    assert [model.index(r, BYTES).data(Role.BAR).share for r in range(6)] == [v / 16_000 for v in SIZES]
+    assert all(model.index(r, c).data(Role.BAR).text == model.index(r, c).data() for r in range(6) for c in BARS)
     assert model.index(2, LATENCY).data() == "240 ms" and model.index(3, BYTES).data() == "15.6 KiB"
     assert "the slowest page shown" in model.index(2, LATENCY).data(Qt.ItemDataRole.ToolTipRole)
     assert "60.0 ms: 25% of page 2's 240.0 ms (the slowest)" in model.index(3, LATENCY).data(
         Qt.ItemDataRole.ToolTipRole
     )
-    assert model.index(0, LATENCY).data(Role.LIMIT_SHARE) is None, "no budget stopped this walk"
+    assert model.index(0, BYTES).data(Role.BAR).limit is None, "no budget stopped this walk"
 
     # As painted: each bar's length is its share of the cell's width, within a pixel.
     image = view.viewport().grab().toImage()
@@ -87,19 +88,47 @@ def test_each_bar_is_its_value_on_the_scale_its_column_shares_so_the_slow_and_th
             assert abs(length / widest - value / max(values)) <= 2 / widest, (column, lengths)
 
 
+class _ClearBars(BarDelegate):
+    """Bars in no colour at all: what is left is the cell as the delegate paints it without its bar."""
+
+    def _color(self, palette: QPalette, selected: bool) -> QColor:
+        return QColor(0, 0, 0, 0)
+
+
+@pytest.mark.parametrize("style", ["Fusion", "Windows"])
+def test_a_cell_with_a_bar_keeps_its_text_pixel_for_pixel_as_qt_paints_it(qtbot, style: str) -> None:  # type: ignore[no-untyped-def]
+    panel = _panel(qtbot)
+    panel.view.setStyle(QStyleFactory.create(style))
+    pages = [_page(i, 1.5 * i + 0.2, 100 * i + 37 * i * i) for i in range(30)]
+    pages[3] = _page(3, 123_456_789.0, 123_456_789)  # too wide for its cell: elided
+    panel.set_walks([Walk("Accepted catalog", pages)])
+    view, model = panel.view, panel.model
+    view.scrollToTop()
+    QApplication.processEvents()  # the new style's layout
+    cells = view.visualRect(model.index(0, BYTES)).united(view.visualRect(model.index(20, LATENCY)))
+    assert view.fontMetrics().horizontalAdvance(model.index(3, LATENCY).data()) > view.columnWidth(LATENCY)
+    for column, delegate in panel._bars.items():
+        view.setItemDelegateForColumn(column, _ClearBars(delegate.kind, view))
+    ours = view.viewport().grab(cells).toImage()
+    for column in BARS:
+        view.setItemDelegateForColumn(column, None)  # Qt's own delegate
+    qts = view.viewport().grab(cells).toImage()
+    assert not ours.isNull() and ours == qts, "the same pixels: the text where and as the style draws it, elided"
+
+
 def test_a_new_slowest_page_rescales_the_bars_in_view_even_when_it_arrives_below_them(qtbot) -> None:  # type: ignore[no-untyped-def]
     panel = _panel(qtbot, height=420)
     pages = [_page(n, latency=10.0 + n % 3) for n in range(60)]
     panel.set_walks([Walk("Live walk", pages, live=True, kind="live")])
     model, view = panel.model, panel.view
     first = model.index(0, LATENCY)
-    assert first.data(Role.SHARE) == pytest.approx(10.0 / 12.0)
+    assert first.data(Role.BAR).share == pytest.approx(10.0 / 12.0)
     background = view.palette().color(QPalette.ColorRole.Base)
     before = _bar_length(view.viewport().grab().toImage(), view.visualRect(first), background)
     pages.append(_page(60, latency=120.0))  # out of view, ten times slower
     panel.pages_added()
     qtbot.waitUntil(lambda: model.rowCount() == 61, timeout=5_000)
-    assert first.data(Role.SHARE) == pytest.approx(10.0 / 120.0)
+    assert first.data(Role.BAR).share == pytest.approx(10.0 / 120.0)
     qtbot.waitUntil(
         lambda: _bar_length(view.viewport().grab().toImage(), view.visualRect(first), background) < before / 5,
         timeout=5_000,
@@ -197,12 +226,13 @@ def test_the_budget_that_stopped_a_walk_is_drawn_as_the_line_it_crossed(
         assert "its line crosses the items so far at 250" in description
     else:
         assert ends is None, "the byte cap is drawn across the Bytes bars"
-        cap = model.index(0, BYTES).data(Role.LIMIT_SHARE)
+        cap = model.index(0, BYTES).data(Role.BAR).limit
         assert cap == pytest.approx(0.8), "the cap stands clear of the cells' end: the page over it shows past it"
-        assert model.index(1, BYTES).data(Role.SHARE) == 1.0, "the page over the cap is the longest bar"
+        over_cap = model.index(1, BYTES).data(Role.BAR)
+        assert over_cap.share == 1.0 and not over_cap.plain, "the page over the cap is the longest bar"
         assert model.index(1, BYTES).data() == "—", "stdio stops reading at the cap: the size is not known"
         assert "over the byte cap of 100,000 bytes" in model.index(1, BYTES).data(Qt.ItemDataRole.ToolTipRole)
-        assert model.index(0, BYTES).data(Role.SHARE) == pytest.approx(model.pages[0].bytes / 125_000)
+        assert model.index(0, BYTES).data(Role.BAR).share == pytest.approx(model.pages[0].bytes / 125_000)
         view = window.findChild(QTableView, "pageTimeline")
         view.scrollTo(model.index(0, BYTES))
         cell = view.visualRect(model.index(0, BYTES))

@@ -7,12 +7,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import accumulate
+from typing import NamedTuple
 
 from catalog_inspector.core.catalog import PageRecord
 from catalog_inspector.core.config import Limits
 from catalog_inspector.core.errors import ErrorKind
 
-__all__ = ["BudgetLine", "PageSeries", "budget_line", "size_text"]
+__all__ = ["Bar", "BudgetLine", "PageSeries", "budget_line", "size_text"]
 
 
 def size_text(n: int) -> str:
@@ -22,6 +23,22 @@ def size_text(n: int) -> str:
     if n < 1024 * 1024:
         return f"{n / 1024:.1f} KiB"
     return f"{n / 1024 / 1024:.1f} MiB"
+
+
+class Bar(NamedTuple):
+    """A timeline cell drawn as a bar, all a view needs in one answer (it paints every cell in view, every time).
+
+    Attributes:
+        share: the value on the scale its column shares, 0 to 1 (the bar's length).
+        limit: where the byte cap that stopped the walk stands on that scale (Bytes only), else None.
+        text: the cell's text, as its display role says it.
+        plain: no background and a regular font (not the page that stopped the walk, nor a related one).
+    """
+
+    share: float
+    limit: float | None
+    text: str
+    plain: bool
 
 
 @dataclass(frozen=True)

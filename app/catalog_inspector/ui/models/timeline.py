@@ -16,7 +16,7 @@ from catalog_inspector.core.config import Limits
 from catalog_inspector.core.errors import ErrorKind, outcome_text
 from catalog_inspector.core.text import elide, visible
 from catalog_inspector.ui.models.flat_table import FlatTableModel, Index
-from catalog_inspector.ui.models.page_series import BudgetLine, PageSeries, budget_line, size_text
+from catalog_inspector.ui.models.page_series import Bar, BudgetLine, PageSeries, budget_line, size_text
 from catalog_inspector.ui.models.roles import Role, tooltip
 
 __all__ = ["Offence", "PageNamesModel", "TimelineModel", "find_offence", "outcome_words"]
@@ -111,12 +111,11 @@ _ROLES = frozenset(
         Role.FULL_TEXT,
         Role.OFFENDING,
         Role.RELATED,
-        Role.SHARE,
-        Role.LIMIT_SHARE,
+        Role.BAR,
     }
 )
 BARS = (LATENCY, BYTES)  # the columns drawn as bars on a scale shared by their rows
-_BAR_ROLES = frozenset({Role.SHARE, Role.LIMIT_SHARE, Qt.ItemDataRole.ToolTipRole})
+_BAR_ROLES = frozenset({Role.BAR, Qt.ItemDataRole.ToolTipRole})
 CAP_AT = (
     0.8  # where a byte cap that stopped a walk stands at most across the Bytes bars: the page over it shows past it
 )
@@ -130,9 +129,9 @@ class TimelineModel(FlatTableModel):
     The Outcome column shows the kind's few words (a JSON-RPC error's code and its name); its tooltip and
     FULL_TEXT tell the whole outcome. The TTL and Cache scope columns show the page's hints, marked where
     the rules warn (the tooltip says why); each page is checked once, as it is announced.
-    Latency and Bytes carry their value on a scale shared by the column (Role.SHARE, the bar a view draws), kept
-    as pages are announced (`series`); the byte cap, when it stopped the walk, is on the same scale
-    (Role.LIMIT_SHARE). `budget` is the budget that stopped the walk, as the line it crossed.
+    Latency and Bytes carry their value on a scale shared by the column (Role.BAR, the bar a view draws), kept
+    as pages are announced (`series`); the byte cap, when it stopped the walk, is on the same scale. `budget` is
+    the budget that stopped the walk, as the line it crossed.
     """
 
     def __init__(self, parent: Any = None) -> None:
@@ -229,8 +228,7 @@ class TimelineModel(FlatTableModel):
         self.endInsertRows()
         for column, was, now in zip(BARS, before, self.scales(), strict=True):
             if shown and now != was:  # a new largest value: the rows before measure against it now
-                roles = [Role.SHARE, Role.LIMIT_SHARE]
-                self.dataChanged.emit(self.index(0, column), self.index(shown - 1, column), roles)
+                self.dataChanged.emit(self.index(0, column), self.index(shown - 1, column), [Role.BAR])
 
     def scales(self) -> tuple[float, float]:
         """The shared scales of the bars: the largest latency (ms); the largest page (bytes), with room past the
@@ -289,12 +287,13 @@ class TimelineModel(FlatTableModel):
         value = page.latency_ms if column == LATENCY else page.bytes
         # The page over the byte cap is at least the cap (a transport stops reading there: its size is unknown).
         over = column == BYTES and page.outcome == ErrorKind.SIZE_LIMIT
-        if role == Role.SHARE:
-            return 1.0 if over else min(1.0, value / scale) if scale > 0 else 0.0
         budget = self._budget
         capped = column == BYTES and budget is not None and budget.kind == ErrorKind.SIZE_LIMIT
-        if role == Role.LIMIT_SHARE:
-            return budget.value / scale if budget is not None and capped and scale > 0 else None
+        if role == Role.BAR:
+            share = 1.0 if over else min(1.0, value / scale) if scale > 0 else 0.0
+            limit = budget.value / scale if budget is not None and capped and scale > 0 else None
+            plain = page.outcome == "ok" and page.index not in self._related
+            return Bar(share, limit, self._display(page, column, row), plain)
         series = self._series
         top, most = (series.slowest, series.latency_max) if column == LATENCY else (series.heaviest, series.bytes_max)
         words, superlative = ("ms", "slowest") if column == LATENCY else ("bytes", "largest")

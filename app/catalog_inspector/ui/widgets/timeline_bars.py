@@ -7,10 +7,14 @@ which stays as the model says it (screen readers and copies read it).
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass, field
+
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPalette, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
+from catalog_inspector.ui.models.page_series import Bar
 from catalog_inspector.ui.models.roles import Role
 
 __all__ = ["BarDelegate", "bar_color", "bar_rect", "limit_pen", "limit_x"]
@@ -18,7 +22,11 @@ __all__ = ["BarDelegate", "bar_color", "bar_rect", "limit_pen", "limit_x"]
 BAR_MARGIN = 3  # pixels between a bar and its cell's top and bottom edges
 ALPHA = {"latency": 110, "bytes": 55}  # of 255: behind text, a bar must not drown it
 SELECTED_ALPHA = 90
-SELECTED = QStyle.StateFlag.State_Selected
+# State bits as plain integers: a flag operation in Python costs microseconds, and every cell in view asks.
+SELECTED = QStyle.StateFlag.State_Selected.value
+STYLED = SELECTED | QStyle.StateFlag.State_HasFocus.value  # cells the style paints (a highlight, a focus frame)
+ENABLED, ACTIVE = QStyle.StateFlag.State_Enabled.value, QStyle.StateFlag.State_Active.value
+ADVANCES = 4096  # texts whose width a delegate remembers
 
 
 def bar_rect(cell: QRect | QRectF, share: float) -> QRectF:
@@ -56,19 +64,46 @@ def limit_pen(palette: QPalette, width: float = 1.0) -> QPen:
     return pen
 
 
-class BarDelegate(QStyledItemDelegate):
-    """Paints a cell's value as a bar behind its text (Role.SHARE), and the byte cap's line (Role.LIMIT_SHARE).
+@dataclass
+class _Look:
+    """What a plain cell's paint needs from its font, palette and style, worked out once for them (the calls into
+    Qt that give them cost microseconds, and a repaint paints every cell in view)."""
 
-    A plain cell gets its bar, then Qt's own paint over it (the text, the focus: in C++). A cell with a
-    background (the offending page's colour) or a selection would paint over the bar: there the background goes
-    first, then the bar, then the cell without that background; a selected cell's bar comes last, in the
-    highlighted text's colour.
+    font: QFont
+    palette_key: int
+    style: QStyle
+    margin: int  # the room the style leaves each side of an item's text (PM_FocusFrameHMargin + 1, as it does)
+    metrics: QFontMetricsF
+    ascent: float
+    height: int  # a line of text, as high as QTextLine says (its ascent and descent, rounded up)
+    bar: QColor
+    text: tuple[QColor, QColor, QColor]  # the text's colour when disabled, active, inactive
+    advances: dict[str, float] = field(default_factory=dict)  # text → its width
+
+    def advance(self, text: str) -> float:
+        width = self.advances.get(text)
+        if width is None:
+            if len(self.advances) > ADVANCES:
+                self.advances.clear()
+            width = self.advances[text] = self.metrics.horizontalAdvance(text)
+        return width
+
+
+class BarDelegate(QStyledItemDelegate):
+    """Paints a Latency or Bytes cell as a bar behind its text, and the byte cap's line (Role.BAR).
+
+    Every cell in view is painted on every repaint, and a cell costs Qt a call into the model per role it asks
+    for: a plain cell (no background, regular font, neither selected nor focused: nearly all of them) is painted
+    here from one answer, its bar then its text, pixel for pixel where and as the style draws an item's text.
+    Any other cell is painted by the style, with its background first, then the bar, then the rest of the cell;
+    a selected cell's bar comes last, in the highlighted text's colour.
     """
 
     def __init__(self, kind: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.kind = kind  # "latency" or "bytes": which colour
         self._colors: dict[tuple[int, bool], QColor] = {}  # (the palette's cache key, selected) → the bar's colour
+        self._looks: _Look | None = None
 
     def _color(self, palette: QPalette, selected: bool) -> QColor:
         key = (palette.cacheKey(), selected)
@@ -79,33 +114,72 @@ class BarDelegate(QStyledItemDelegate):
             color = self._colors[key] = bar_color(palette, self.kind, selected)
         return color
 
+    def _look(self, option: QStyleOptionViewItem) -> _Look:
+        font, palette, widget = option.font, option.palette, option.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        look = self._looks
+        if look is None or look.font != font or look.palette_key != palette.cacheKey() or look.style is not style:
+            metrics = QFontMetricsF(font)
+            disabled, active, inactive = (
+                QColor(palette.color(group, QPalette.ColorRole.Text))
+                for group in (QPalette.ColorGroup.Disabled, QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive)
+            )
+            look = self._looks = _Look(
+                font=QFont(font),
+                palette_key=palette.cacheKey(),
+                style=style,
+                margin=style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1,
+                metrics=metrics,
+                ascent=metrics.ascent(),
+                height=math.ceil(metrics.ascent() + metrics.descent()),
+                bar=self._color(palette, False),
+                text=(disabled, active, inactive),
+            )
+        return look
+
     def paint(
         self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> None:
-        # Painted for every Latency and Bytes cell in view on every repaint: few calls into the model, no copies.
-        share = index.data(Role.SHARE)
-        limit = index.data(Role.LIMIT_SHARE) if self.kind == "bytes" else None  # only a byte cap is drawn in a cell
-        if not share and limit is None:
-            super().paint(painter, option, index)  # nothing to draw but the cell: Qt's own paint
-            return
-        cell = option.rect
-        selected = bool(option.state & SELECTED)
-        if not selected and index.data(Qt.ItemDataRole.BackgroundRole) is None:
-            if share:
-                width = max(1, round((cell.width() - 2) * min(float(share), 1.0)))
-                height = cell.height() - 2 * BAR_MARGIN
-                painter.fillRect(cell.x() + 1, cell.y() + BAR_MARGIN, width, height, self._color(option.palette, False))
+        bar = index.data(Role.BAR)
+        if not isinstance(bar, Bar):
             super().paint(painter, option, index)
+            return
+        cell, state = option.rect, option.state.value
+        if bar.plain and not state & STYLED and option.direction == Qt.LayoutDirection.LeftToRight:
+            self._paint_plain(painter, option, bar, state)
         else:
-            self._paint_over_background(painter, option, index, bar_rect(cell, float(share or 0.0)), selected)
-        if limit is not None:
-            x = limit_x(cell, float(limit))
+            self._paint_styled(painter, option, index, bar_rect(cell, bar.share), bool(state & SELECTED))
+        if bar.limit is not None:
+            x = limit_x(cell, bar.limit)
             painter.save()
             painter.setPen(limit_pen(option.palette))
             painter.drawLine(QPointF(x, cell.top()), QPointF(x, cell.bottom()))
             painter.restore()
 
-    def _paint_over_background(
+    def _paint_plain(self, painter: QPainter, option: QStyleOptionViewItem, bar: Bar, state: int) -> None:
+        """The bar, then the text: one line, right-aligned, elided as the view elides."""
+        look = self._look(option)
+        cell = option.rect
+        x, y, w, h = cell.x(), cell.y(), cell.width(), cell.height()
+        if bar.share > 0:
+            length = max(1, round((w - 2) * min(bar.share, 1.0)))  # as `bar_rect`, in whole pixels
+            painter.fillRect(x + 1, y + BAR_MARGIN, length, h - 2 * BAR_MARGIN, look.bar)
+        room = w - 2 * look.margin
+        text = bar.text
+        width = look.advance(text)
+        if width > room:
+            text = look.metrics.elidedText(text, option.textElideMode, room)
+            width = look.metrics.horizontalAdvance(text)
+        # Where QCommonStyle puts an item's text (pixel for pixel, tested): the line centred in whole pixels, the
+        # text right-aligned to a fraction of a pixel, as its layout places it.
+        color = look.text[0 if not state & ENABLED else 1 if state & ACTIVE else 2]
+        painter.save()
+        painter.setFont(look.font)
+        painter.setPen(color)
+        painter.drawText(QPointF(x + w - look.margin - width, y + (h - look.height) // 2 + look.ascent), text)
+        painter.restore()
+
+    def _paint_styled(
         self,
         painter: QPainter,
         option: QStyleOptionViewItem,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QPolygonF
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
@@ -23,6 +23,7 @@ PAD = 4  # pixels around the plot, and between the plot and its text rows
 LINE_ALPHA = 220  # the items line, of 255
 HATCH_ALPHA = 140  # the page that stopped the walk, hatched across the plot
 EMPTY_TEXT = "No pages to draw yet"
+REPAINT_DELAY_MS = 10  # after the model changes: the chart paints on its own, not inside the table's repaint
 BUDGET_ROOM = 40  # a page budget's line keeps a 40th of the width after it (a slot at least), to stand clear
 
 
@@ -41,7 +42,7 @@ class TimelineChart(QWidget):
     """The shown walk as a picture: latency bars (the page's slowest, when pages share a pixel), the items so far,
     the budget line; a tooltip per page; a click chooses that page's row.
 
-    It repaints when the model announces pages (the panel batches those) or shows another walk; a paint draws at
+    It repaints (a moment later) when the model announces pages (the panel batches those) or shows another walk; a paint draws at
     most one bar and one line segment per pixel of width (`PageSeries.blocks`), at any page count. Its accessible
     description says the walk in words: the pages, the items, the slowest page, where the budget line is.
 
@@ -60,6 +61,10 @@ class TimelineChart(QWidget):
         self._current: int | None = None
         self._cache: tuple[tuple[object, ...], list[QRectF], QPolygonF] | None = None
         self.drawn = Drawn()
+        self._repaint = QTimer(self)
+        self._repaint.setSingleShot(True)
+        self._repaint.setInterval(REPAINT_DELAY_MS)
+        self._repaint.timeout.connect(self.update)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.setMinimumHeight(CHART_HEIGHT // 2)
         self.setAccessibleName("Page timeline chart")
@@ -79,7 +84,10 @@ class TimelineChart(QWidget):
     def _on_model_pages_changed(self, *_args: object) -> None:
         self._cache = None
         self.setAccessibleDescription(self.summary())
-        self.update()
+        # Pages arrive with the table's new rows, and a walk shown anew repaints the window: the chart's own paint
+        # comes a moment later, in an event of its own, rather than lengthening that one.
+        if not self._repaint.isActive():
+            self._repaint.start()
 
     # -- words ---------------------------------------------------------------------------------------------------
     def summary(self) -> str:
