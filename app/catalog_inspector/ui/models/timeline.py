@@ -144,6 +144,7 @@ class TimelineModel(FlatTableModel):
         self._hint_issues: dict[tuple[int, str], list[CacheIssue]] = {}  # (row, "ttl"/"scope") → its warnings
         self._limits: Limits | None = None
         self._series = PageSeries()
+        self._bars: dict[tuple[int, int], Bar] = {}  # (row, column) → its bar, made when first painted
         self._budget: BudgetLine | None = None
 
     @property
@@ -196,6 +197,7 @@ class TimelineModel(FlatTableModel):
         self._limits = limits
         self._series = PageSeries(self.pages)
         self._budget = self._budget_crossed()
+        self._bars = {}
         self.endResetModel()
 
     def _budget_crossed(self) -> BudgetLine | None:
@@ -226,6 +228,8 @@ class TimelineModel(FlatTableModel):
             self._offence = find_offence(self.pages)
             self._budget = self._budget_crossed()
         self.endInsertRows()
+        if before != self.scales():
+            self._bars = {}  # measured against another scale now
         for column, was, now in zip(BARS, before, self.scales(), strict=True):
             if shown and now != was:  # a new largest value: the rows before measure against it now
                 self.dataChanged.emit(self.index(0, column), self.index(shown - 1, column), [Role.BAR])
@@ -250,6 +254,11 @@ class TimelineModel(FlatTableModel):
         page = self._pages[index.row()]
         column = index.column()
         if column in BARS and role in _BAR_ROLES:  # asked for every bar painted: answered first
+            if role == Role.BAR:
+                bar = self._bars.get((index.row(), column))
+                if bar is None:
+                    bar = self._bars[index.row(), column] = self._bar_data(index.row(), page, column, role)
+                return bar
             return self._bar_data(index.row(), page, column, role)
         bad = page.outcome != "ok"
         if role == Qt.ItemDataRole.DisplayRole:

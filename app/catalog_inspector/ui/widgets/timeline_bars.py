@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen, QStaticText, QTransform
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from catalog_inspector.ui.models.page_series import Bar
@@ -26,7 +26,7 @@ SELECTED_ALPHA = 90
 SELECTED = QStyle.StateFlag.State_Selected.value
 STYLED = SELECTED | QStyle.StateFlag.State_HasFocus.value  # cells the style paints (a highlight, a focus frame)
 ENABLED, ACTIVE = QStyle.StateFlag.State_Enabled.value, QStyle.StateFlag.State_Active.value
-ADVANCES = 4096  # texts whose width a delegate remembers
+TEXTS = 4096  # texts a delegate keeps laid out
 
 
 def bar_rect(cell: QRect | QRectF, share: float) -> QRectF:
@@ -74,19 +74,22 @@ class _Look:
     style: QStyle
     margin: int  # the room the style leaves each side of an item's text (PM_FocusFrameHMargin + 1, as it does)
     metrics: QFontMetricsF
-    ascent: float
     height: int  # a line of text, as high as QTextLine says (its ascent and descent, rounded up)
     bar: QColor
     text: tuple[QColor, QColor, QColor]  # the text's colour when disabled, active, inactive
-    advances: dict[str, float] = field(default_factory=dict)  # text → its width
+    texts: dict[str, tuple[QStaticText, float]] = field(default_factory=dict)  # text → laid out once, its width
 
-    def advance(self, text: str) -> float:
-        width = self.advances.get(text)
-        if width is None:
-            if len(self.advances) > ADVANCES:
-                self.advances.clear()
-            width = self.advances[text] = self.metrics.horizontalAdvance(text)
-        return width
+    def text_of(self, text: str) -> tuple[QStaticText, float]:
+        """`text` laid out in this font (a static text draws without shaping again), and its width."""
+        found = self.texts.get(text)
+        if found is None:
+            if len(self.texts) > TEXTS:
+                self.texts.clear()
+            static = QStaticText(text)
+            static.setTextFormat(Qt.TextFormat.PlainText)
+            static.prepare(QTransform(), self.font)
+            found = self.texts[text] = (static, self.metrics.horizontalAdvance(text))
+        return found
 
 
 class BarDelegate(QStyledItemDelegate):
@@ -130,7 +133,6 @@ class BarDelegate(QStyledItemDelegate):
                 style=style,
                 margin=style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1,
                 metrics=metrics,
-                ascent=metrics.ascent(),
                 height=math.ceil(metrics.ascent() + metrics.descent()),
                 bar=self._color(palette, False),
                 text=(disabled, active, inactive),
@@ -165,18 +167,16 @@ class BarDelegate(QStyledItemDelegate):
             length = max(1, round((w - 2) * min(bar.share, 1.0)))  # as `bar_rect`, in whole pixels
             painter.fillRect(x + 1, y + BAR_MARGIN, length, h - 2 * BAR_MARGIN, look.bar)
         room = w - 2 * look.margin
-        text = bar.text
-        width = look.advance(text)
+        static, width = look.text_of(bar.text)
         if width > room:
-            text = look.metrics.elidedText(text, option.textElideMode, room)
-            width = look.metrics.horizontalAdvance(text)
+            static, width = look.text_of(look.metrics.elidedText(bar.text, option.textElideMode, room))
         # Where QCommonStyle puts an item's text (pixel for pixel, tested): the line centred in whole pixels, the
         # text right-aligned to a fraction of a pixel, as its layout places it.
         color = look.text[0 if not state & ENABLED else 1 if state & ACTIVE else 2]
         painter.save()
         painter.setFont(look.font)
         painter.setPen(color)
-        painter.drawText(QPointF(x + w - look.margin - width, y + (h - look.height) // 2 + look.ascent), text)
+        painter.drawStaticText(QPointF(x + w - look.margin - width, y + (h - look.height) // 2), static)
         painter.restore()
 
     def _paint_styled(
