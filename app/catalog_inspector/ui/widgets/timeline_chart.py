@@ -20,6 +20,7 @@ __all__ = ["Drawn", "TimelineChart"]
 
 CHART_HEIGHT = 112
 PAD = 4  # pixels around the plot, and between the plot and its text rows
+BAR_ALPHA = 190  # the latency bars, of 255: nothing is drawn under them but the chart's base
 HATCH_ALPHA = 140  # the page that stopped the walk, hatched across the plot
 EMPTY_TEXT = "No pages to draw yet"
 REPAINT_DELAY_MS = 10  # after the model changes: the chart paints on its own, not inside the table's repaint
@@ -185,7 +186,7 @@ class TimelineChart(QWidget):
             return
         bars, line = self._geometry(plot)
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(bar_color(palette, "latency", alpha=150))
+        painter.setBrush(bar_color(palette, "latency", alpha=BAR_ALPHA))
         painter.drawRects(bars)
         offending = self._draw_marks(painter, plot)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -258,7 +259,7 @@ class TimelineChart(QWidget):
         top = QRectF(plot.left(), PAD, plot.width(), line)
         below = QRectF(plot.left(), plot.bottom() + PAD, plot.width(), line)
         swatch = QRectF(top.left(), top.top() + line / 4, line / 2, line / 2)
-        painter.fillRect(swatch, bar_color(palette, "latency", alpha=150))
+        painter.fillRect(swatch, bar_color(palette, "latency", alpha=BAR_ALPHA))
         painter.setPen(palette.color(QPalette.ColorRole.Text))
         right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
         left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
