@@ -35,8 +35,6 @@ from catalog_inspector.ui import theme
 from catalog_inspector.ui.accessible import describe
 from catalog_inspector.ui.announcer import Announcer
 from catalog_inspector.ui.batch import Batcher
-from catalog_inspector.ui.dialogs.imports import ImportDialog
-from catalog_inspector.ui.dialogs.server import ServerDialog
 from catalog_inspector.ui.export_action import SnapshotExport
 from catalog_inspector.ui.help_menu import build_help_menu
 from catalog_inspector.ui.keyboard import (
@@ -56,7 +54,11 @@ from catalog_inspector.ui.widgets.status_banner import StatusBanner
 from catalog_inspector.ui.widgets.tools_pane import ToolsPane
 from catalog_inspector.ui.window_pages import LOG_LINES, OTHER_LISTS, WindowPages
 
-if TYPE_CHECKING:  # the pages' modules are imported when the pages are built (`ui.window_pages`)
+if (
+    TYPE_CHECKING
+):  # the pages' modules are imported when the pages are built (`ui.window_pages`), the dialogs when opened
+    from catalog_inspector.ui.dialogs.imports import ImportDialog
+    from catalog_inspector.ui.dialogs.server import ServerDialog
     from catalog_inspector.ui.widgets.call_panel import CallPanel
     from catalog_inspector.ui.widgets.checks_pane import ChecksPane
     from catalog_inspector.ui.widgets.drift_pane import DriftPane

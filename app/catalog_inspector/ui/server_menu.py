@@ -10,7 +10,7 @@ Another client's file is never edited: the menu is given no store for it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction
@@ -19,9 +19,11 @@ from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
 from catalog_inspector.core.config import ConfigError, ConfigStore, store_secret
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui.accessible import named
-from catalog_inspector.ui.dialogs.imports import ImportDialog
-from catalog_inspector.ui.dialogs.server import ServerDialog
 from catalog_inspector.ui.presenters import AppPresenter
+
+if TYPE_CHECKING:  # imported when first opened: nothing of them is needed for the first frame
+    from catalog_inspector.ui.dialogs.imports import ImportDialog
+    from catalog_inspector.ui.dialogs.server import ServerDialog
 
 __all__ = ["ServerMenu"]
 
@@ -111,6 +113,8 @@ class ServerMenu(QObject):
         """Open the dialog for a new server; Save writes it to the config file (returns the open dialog)."""
         if self._store is None:
             return None
+        from catalog_inspector.ui.dialogs.server import ServerDialog
+
         dialog = ServerDialog(self._window, taken=self._names(), keyring=self._app.keyring)
         dialog.accepted.connect(lambda: self._on_server_dialog_saved(dialog, None))
         dialog.open()
@@ -120,6 +124,8 @@ class ServerMenu(QObject):
         """Open the import dialog; Import copies the ticked entries into the app's own file."""
         if self._store is None:
             return None
+        from catalog_inspector.ui.dialogs.imports import ImportDialog
+
         dialog = ImportDialog(self._window)
         dialog.accepted.connect(lambda: self._on_import_dialog_accepted(dialog))
         dialog.open()
@@ -130,6 +136,8 @@ class ServerMenu(QObject):
         entry = self.entry(name) if name is not None else None
         if name is None or entry is None:
             return None
+        from catalog_inspector.ui.dialogs.server import ServerDialog
+
         dialog = ServerDialog(self._window, name, entry, taken=self._names() - {name}, keyring=self._app.keyring)
         dialog.accepted.connect(lambda: self._on_server_dialog_saved(dialog, name))
         dialog.open()
