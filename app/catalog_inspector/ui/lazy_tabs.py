@@ -64,12 +64,14 @@ class LazyTabs:
         index = self.tabs.indexOf(placeholder)
         current = self.tabs.currentIndex() == index
         title = self.tabs.tabText(index)  # as it is now: a title may have changed while the page waited
+        tip = self.tabs.tabToolTip(index)  # what the tab is, to a screen reader too (its accessible description)
         page = build()
         self._pages[name] = page
         self._building = True  # the swap moves the current tab for a moment: that is no choice of the user's
         try:
             self.tabs.removeTab(index)
             self.tabs.insertTab(index, page, title)
+            self.tabs.setTabToolTip(index, tip)
             if current:
                 self.tabs.setCurrentIndex(index)
         finally:

@@ -32,11 +32,18 @@ from catalog_inspector.core.config import ConfigStore, EntryProblem
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime.messages import Message
 from catalog_inspector.ui import theme
+from catalog_inspector.ui.accessible import describe
+from catalog_inspector.ui.announcer import Announcer
 from catalog_inspector.ui.batch import Batcher
-from catalog_inspector.ui.dialogs.imports import ImportDialog
-from catalog_inspector.ui.dialogs.server import ServerDialog
 from catalog_inspector.ui.export_action import SnapshotExport
 from catalog_inspector.ui.help_menu import build_help_menu
+from catalog_inspector.ui.keyboard import (
+    TAB_BAR_AFTER_FIRST_PAGE,
+    build_call_menu,
+    build_view_menu,
+    follow_layout,
+    press_banner_button,
+)
 from catalog_inspector.ui.models.server_list import ServerListModel
 from catalog_inspector.ui.presenters import AppPresenter, Banner, ServerPresenter
 from catalog_inspector.ui.server_menu import ServerMenu
@@ -47,7 +54,11 @@ from catalog_inspector.ui.widgets.status_banner import StatusBanner
 from catalog_inspector.ui.widgets.tools_pane import ToolsPane
 from catalog_inspector.ui.window_pages import LOG_LINES, OTHER_LISTS, WindowPages
 
-if TYPE_CHECKING:  # the pages' modules are imported when the pages are built (`ui.window_pages`)
+if (
+    TYPE_CHECKING
+):  # the pages' modules are imported when the pages are built (`ui.window_pages`), the dialogs when opened
+    from catalog_inspector.ui.dialogs.imports import ImportDialog
+    from catalog_inspector.ui.dialogs.server import ServerDialog
     from catalog_inspector.ui.widgets.call_panel import CallPanel
     from catalog_inspector.ui.widgets.checks_pane import ChecksPane
     from catalog_inspector.ui.widgets.drift_pane import DriftPane
@@ -167,6 +178,14 @@ class MainWindow(QMainWindow):
         self.tools_pane.filter.textChanged.connect(self._on_tool_filter_text_changed)
         self.tools_pane.tool_selected.connect(self._on_tool_selected)
         self.tools_pane.tree.doubleClicked.connect(self._on_tree_double_clicked)
+        # Enter on a tool opens it, as a double click does (a shortcut of the tree's: `activated` is a single click
+        # where the desktop opens items with one).
+        self.open_tool_action = QAction("Open in the Call tab", self.tools_pane.tree)
+        self.open_tool_action.setObjectName("openToolAction")
+        self.open_tool_action.setShortcuts([QKeySequence(Qt.Key.Key_Return), QKeySequence(Qt.Key.Key_Enter)])
+        self.open_tool_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.open_tool_action.triggered.connect(self._on_open_tool_action_triggered)
+        self.tools_pane.tree.addAction(self.open_tool_action)
         self.tools_pane.timeline.walk_chosen.connect(lambda kind: self.choose_walk("tools", kind))
         # A server may flood stderr: lines reach the pane in batches, at most LOG_BATCH per batch.
         self._log_batch: Batcher[str] = Batcher(self._append_log, LOG_BATCH_MS, keep_last=LOG_BATCH, parent=self)
@@ -187,6 +206,11 @@ class MainWindow(QMainWindow):
         self._build_menu()
         self.resize(DEFAULT_SIZE)
         self._restored = False  # a size of the person's own was restored (`_restore`)
+        describe(self)
+        # Tab: sidebar → Refresh, Cancel → the banner → the Tools page → the tab bar → the page shown.
+        self.tabs.setProperty(TAB_BAR_AFTER_FIRST_PAGE, True)
+        follow_layout(self.splitter)
+        self.announcer = Announcer(self.app, self.statusBar(), self)
 
     def _build_menu(self) -> None:
         menu = self.menuBar().addMenu("&File")
@@ -195,6 +219,7 @@ class MainWindow(QMainWindow):
             ("refresh", "&Refresh", QKeySequence(Qt.Key.Key_F5), self.refresh),
             ("cancel", "&Cancel walk", QKeySequence(Qt.Key.Key_Escape), self.cancel),
             ("export", "&Export snapshot…", QKeySequence("Ctrl+E"), self._on_export_triggered),
+            ("retry", "Re&try (the banner's button)", QKeySequence("Ctrl+R"), lambda: press_banner_button(self)),
             ("quit", "&Quit", QKeySequence("Ctrl+Q"), self.close),
         ):
             action = QAction(text, self)
@@ -209,6 +234,8 @@ class MainWindow(QMainWindow):
             self, self.app, self.menuBar().addMenu("&Servers"), self._selected_name, self.select_server, self.sign_out
         )
         self.server_actions = self.server_menu.actions
+        self.view_actions = build_view_menu(self, self.menuBar().addMenu("&View"))
+        self.call_actions = build_call_menu(self, self.menuBar().addMenu("&Call"))
         build_help_menu(self, self.menuBar().addMenu("&Help"))
 
     # -- the pages after Tools, built after the first frame (`ui.window_pages`) ----------
@@ -376,6 +403,7 @@ class MainWindow(QMainWindow):
             for name in _PRESENTER_SIGNALS:
                 getattr(old, name).disconnect(getattr(self, f"_on_presenter_{name}"))
         self._presenter = None
+        self.announcer.bind(None)
         self._update_file_actions()
 
     # -- managing the configured servers (the Servers menu, `ServerMenu`) -------
@@ -419,6 +447,7 @@ class MainWindow(QMainWindow):
     def _bind(self, presenter: ServerPresenter) -> None:
         self._unbind()
         self._presenter = presenter
+        self.announcer.bind(presenter)
         self._update_server_actions()
         for name in _PRESENTER_SIGNALS:
             getattr(presenter, name).connect(getattr(self, f"_on_presenter_{name}"))
@@ -531,6 +560,12 @@ class MainWindow(QMainWindow):
         """Double-clicking a tool opens it in the Call tab (the presenter has it, whether the tab was shown yet)."""
         if self._presenter is not None and self._presenter.call.tool is not None:
             self.tabs.setCurrentWidget(self.call_panel)
+
+    def _on_open_tool_action_triggered(self) -> None:
+        """Enter on a tool opens it in the Call tab, the focus in its form (or on Send when it takes no arguments)."""
+        if self._presenter is not None and self._presenter.call.tool is not None:
+            self.tabs.setCurrentWidget(self.call_panel)
+            self.call_panel.focus_arguments()
 
     def _on_banner_retry_clicked(self) -> None:
         if self.banner.state == "entry":

@@ -10,7 +10,7 @@ Another client's file is never edited: the menu is given no store for it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction
@@ -18,9 +18,12 @@ from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
 
 from catalog_inspector.core.config import ConfigError, ConfigStore, store_secret
 from catalog_inspector.core.text import visible
-from catalog_inspector.ui.dialogs.imports import ImportDialog
-from catalog_inspector.ui.dialogs.server import ServerDialog
+from catalog_inspector.ui.accessible import named
 from catalog_inspector.ui.presenters import AppPresenter
+
+if TYPE_CHECKING:  # imported when first opened: nothing of them is needed for the first frame
+    from catalog_inspector.ui.dialogs.imports import ImportDialog
+    from catalog_inspector.ui.dialogs.server import ServerDialog
 
 __all__ = ["ServerMenu"]
 
@@ -57,7 +60,7 @@ class ServerMenu(QObject):
             ("import", "&Import from other clients…", self.import_servers),
             ("edit", "&Edit server…", self.edit_server),
             ("duplicate", "&Duplicate server", self.duplicate_server),
-            ("disable", "Disable / &enable server", self.toggle_server_disabled),
+            ("disable", "Disa&ble / enable server", self.toggle_server_disabled),  # E is Edit's
             ("remove", "&Remove server…", self.remove_server),
             ("signout", "Sign &out", sign_out),
         )
@@ -68,7 +71,7 @@ class ServerMenu(QObject):
             menu.addAction(action)
             self.actions[key] = action
         menu.addSeparator()
-        demo = QAction("Show the bundled &demo servers", window)
+        demo = QAction("Show the bundled de&mo servers", window)  # D is Duplicate's
         demo.setObjectName("serverAction:demo")
         demo.setCheckable(True)
         demo.setToolTip("List the demo servers this app ships beside your own (your configuration is left alone)")
@@ -110,6 +113,8 @@ class ServerMenu(QObject):
         """Open the dialog for a new server; Save writes it to the config file (returns the open dialog)."""
         if self._store is None:
             return None
+        from catalog_inspector.ui.dialogs.server import ServerDialog
+
         dialog = ServerDialog(self._window, taken=self._names(), keyring=self._app.keyring)
         dialog.accepted.connect(lambda: self._on_server_dialog_saved(dialog, None))
         dialog.open()
@@ -119,6 +124,8 @@ class ServerMenu(QObject):
         """Open the import dialog; Import copies the ticked entries into the app's own file."""
         if self._store is None:
             return None
+        from catalog_inspector.ui.dialogs.imports import ImportDialog
+
         dialog = ImportDialog(self._window)
         dialog.accepted.connect(lambda: self._on_import_dialog_accepted(dialog))
         dialog.open()
@@ -129,6 +136,8 @@ class ServerMenu(QObject):
         entry = self.entry(name) if name is not None else None
         if name is None or entry is None:
             return None
+        from catalog_inspector.ui.dialogs.server import ServerDialog
+
         dialog = ServerDialog(self._window, name, entry, taken=self._names() - {name}, keyring=self._app.keyring)
         dialog.accepted.connect(lambda: self._on_server_dialog_saved(dialog, name))
         dialog.open()
@@ -156,6 +165,8 @@ class ServerMenu(QObject):
         box.setTextFormat(Qt.TextFormat.PlainText)
         box.setText(f"Remove {visible(name, 200)} from the configuration? Its history stays on disk.")
         box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel)
+        named(box.button(QMessageBox.StandardButton.Yes), "", "Remove the entry from the configuration file")
+        named(box.button(QMessageBox.StandardButton.Cancel), "", "Keep the entry")
         box.accepted.connect(lambda: self._save(lambda store: store.remove(name)))
         box.finished.connect(box.deleteLater)
         box.open()

@@ -16,6 +16,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QPlainTextEdit, QSplitter, QTabWidget, QWidget
 
 from catalog_inspector.core.catalog import LIST_KINDS, LIST_NAMES
+from catalog_inspector.ui.accessible import describe
+from catalog_inspector.ui.keyboard import follow_layout
 from catalog_inspector.ui.lazy_tabs import LazyTabs
 from catalog_inspector.ui.presenters.words import list_notice
 from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
@@ -98,6 +100,8 @@ class WindowPages(LazyTabs):
 
     def _on_built(self, name: str, page: QWidget) -> None:
         """A page just built shows the selected server at once (and the app's collisions)."""
+        describe(page)
+        follow_layout(page)  # made after the tab bar, in the order its layouts show it
         if name == "checks":
             self.window.show_collisions()
         presenter = self.window.presenter

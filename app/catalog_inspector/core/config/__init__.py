@@ -60,6 +60,7 @@ from catalog_inspector.core.config.servers import (
     DEMO_MODES,
     LOG_LEVELS,
     PROTOCOL_ERAS,
+    STOP_BUDGETS,
     EntryProblem,
     Limits,
     Loaded,
@@ -84,6 +85,7 @@ from catalog_inspector.core.config.store import (
 __all__ = [
     "oauth_applies",
     "BUDGET_KEYS",
+    "STOP_BUDGETS",
     "ClientProfile",
     "DEFAULT_KEY",
     "ENTRY_KEY",

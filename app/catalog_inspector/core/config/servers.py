@@ -47,6 +47,7 @@ from catalog_inspector.core.redact import redacted_args, redacted_url
 __all__ = [
     "server_key",
     "BUDGET_KEYS",
+    "STOP_BUDGETS",
     "DEFAULT_LOG_LEVEL",
     "LOG_LEVELS",
     "LogLevel",
@@ -91,6 +92,15 @@ class Limits:
     deadline: float = 120.0
     max_rounds: int = 10
     task_deadline: float = 300.0
+
+    def budget_of(self, kind: str) -> int | None:
+        """The budget a walk stopped with `kind` (an `ErrorKind` value) ran out of, if a budget stopped it."""
+        name = STOP_BUDGETS.get(kind)
+        return int(getattr(self, name)) if name is not None else None
+
+
+# The budgets whose running out stops a walk with a kind of its own (`ErrorKind` values) → their Limits field.
+STOP_BUDGETS = {"page_limit": "max_pages", "item_limit": "max_items", "size_limit": "max_page_bytes"}
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt, qVersion
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 import catalog_inspector
+from catalog_inspector.ui.accessible import named
 
 __all__ = ["about_text", "show_about", "versions"]
 
@@ -55,6 +56,7 @@ def show_about(parent: QWidget | None) -> QMessageBox:
     if parent is not None and not parent.windowIcon().isNull():
         box.setIconPixmap(parent.windowIcon().pixmap(64, 64))
     box.setStandardButtons(QMessageBox.StandardButton.Close)
+    named(box.button(QMessageBox.StandardButton.Close), "", "Close the About box")
     box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     box.open()
     return box

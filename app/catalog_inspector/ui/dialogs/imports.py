@@ -42,6 +42,8 @@ from catalog_inspector.core.config import (
 )
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui import theme
+from catalog_inspector.ui.accessible import describe, described, named
+from catalog_inspector.ui.keyboard import follow_layout
 from catalog_inspector.ui.widgets.labels import plain_label
 
 __all__ = ["ImportDialog", "with_inputs"]
@@ -95,6 +97,7 @@ class ImportDialog(QDialog):
         layout.addWidget(self.open_button)
         self.pasted = QPlainTextEdit(self)
         self.pasted.setObjectName("importPasted")
+        self.pasted.setTabChangesFocus(True)  # Tab goes on: no keyboard trap
         self.pasted.setPlaceholderText('…or paste JSON here: {"mcpServers": {…}} or {"servers": {…}}')
         self.pasted.setMaximumHeight(100)
         self.pasted.textChanged.connect(self._on_pasted_changed)
@@ -112,11 +115,13 @@ class ImportDialog(QDialog):
         self.buttons = QDialogButtonBox(self)
         self.import_button = self.buttons.addButton("Import", QDialogButtonBox.ButtonRole.AcceptRole)
         self.import_button.setObjectName("importButton")
-        self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        cancel = self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        named(cancel, "", "Close without importing anything")
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
         self._on_servers_changed()
+        describe(self)
         # Wide enough for the paths listed (they are what a person checks), within what a screen holds.
         widest = max((self.files.fontMetrics().horizontalAdvance(self.files.item(row).text())
                       for row in range(self.files.count())), default=0)  # fmt: skip
@@ -209,7 +214,10 @@ class ImportDialog(QDialog):
                 line.setEchoMode(QLineEdit.EchoMode.Password)
             line.textChanged.connect(self._on_answer_changed)
             self.answers[needed.id] = line
-            self.inputs_form.addRow(visible(needed.description or needed.id, 200), line)
+            self.inputs_form.addRow(visible(needed.description or needed.id, 200), line)  # the row's label names it
+            what = "A value the file asks for (a password: hidden)" if needed.password else "A value the file asks for"
+            named(line, "", described(f"{what}:", needed.id))
+        follow_layout(self)  # made after the dialog: Tab reaches them before Import
         self._on_answer_changed()
 
     def _on_answer_changed(self) -> None:

@@ -45,6 +45,7 @@ from catalog_inspector.core.config import (
     store_secret,
 )
 from catalog_inspector.ui import theme
+from catalog_inspector.ui.accessible import describe, named
 from catalog_inspector.ui.dialogs.client_profile import ClientProfileCombo
 from catalog_inspector.ui.widgets.labels import plain_label
 
@@ -194,6 +195,7 @@ class ServerDialog(QDialog):
         self.command = self._line("serverCommand", str(self._original.get("command", "")))
         self.args = QPlainTextEdit(self)
         self.args.setObjectName("serverArgs")
+        self.args.setTabChangesFocus(True)  # one argument a line: Tab goes on to the next field
         self.args.setPlaceholderText("one argument per line")
         self.args.setPlainText("\n".join(str(a) for a in self._original.get("args") or []))
         self.args.setMaximumHeight(90)
@@ -237,6 +239,7 @@ class ServerDialog(QDialog):
             default = _default_words(getattr(defaults, field))
             line.setPlaceholderText(f"{key} {default}")
             line.setToolTip(f"{key}: empty for the app's default ({default})")
+            named(line, f"Budget {key}", f"Empty for the app's default ({default})")
             line.setMinimumWidth(line.fontMetrics().horizontalAdvance(line.placeholderText()) + LINE_PADDING)
             budget_layout.addWidget(line, *divmod(position, BUDGETS_PER_ROW))
             self.budgets[key] = line
@@ -310,6 +313,10 @@ class ServerDialog(QDialog):
         self.headers.itemChanged.connect(self._on_field_changed)
         self.roots.itemChanged.connect(self._on_field_changed)
         self._on_field_changed()
+        describe(self)
+        save = self.buttons.button(QDialogButtonBox.StandardButton.Save)
+        named(save, "", "Write the entry to the configuration file (once every field is valid)")
+        named(self.buttons.button(QDialogButtonBox.StandardButton.Cancel), "", "Close without saving")
 
     def _line(self, object_name: str, text: str) -> QLineEdit:
         line = QLineEdit(text, self)

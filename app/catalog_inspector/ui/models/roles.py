@@ -27,6 +27,8 @@ class Role(enum.IntEnum):
     FLAGGED = Qt.ItemDataRole.UserRole + 7  # True when a tool differs from the catalog the user approved
     RELATED = Qt.ItemDataRole.UserRole + 8  # True on a page that holds the first copy of a duplicated key
     ASKING = Qt.ItemDataRole.UserRole + 9  # how many of a server's questions wait for the person (the sidebar's mark)
+    BAR = Qt.ItemDataRole.UserRole + 10  # a timeline Latency/Bytes cell as a bar (`page_series.Bar`): its share of the
+    # column's shared scale, the byte cap's, its text, and whether it is plain (no background, not bold)
 
 
 def tooltip(text: str) -> str:

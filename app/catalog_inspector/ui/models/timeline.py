@@ -12,10 +12,12 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, Qt
 from PySide6.QtGui import QFont
 
 from catalog_inspector.core.catalog import CacheCheck, CacheIssue, PageRecord, duration_words, hint_text, ttl_of
+from catalog_inspector.core.config import Limits
 from catalog_inspector.core.errors import ErrorKind, outcome_text
 from catalog_inspector.core.text import elide, visible
 from catalog_inspector.ui import theme
 from catalog_inspector.ui.models.flat_table import FlatTableModel, Index
+from catalog_inspector.ui.models.page_series import Bar, BudgetLine, PageSeries, budget_line, size_text
 from catalog_inspector.ui.models.roles import Role, tooltip
 
 __all__ = ["Offence", "PageNamesModel", "TimelineModel", "find_offence", "outcome_words"]
@@ -41,14 +43,6 @@ def _cursor_text(cursor: str | None, first: bool) -> str:
     if cursor == "":
         return '"" (empty string)'
     return visible(elide(cursor, CURSOR_WIDTH))
-
-
-def _size(n: int) -> str:
-    if n < 1024:
-        return f"{n} B"
-    if n < 1024 * 1024:
-        return f"{n / 1024:.1f} KiB"
-    return f"{n / 1024 / 1024:.1f} MiB"
 
 
 def _bold() -> QFont:
@@ -119,7 +113,13 @@ _ROLES = frozenset(
         Role.FULL_TEXT,
         Role.OFFENDING,
         Role.RELATED,
+        Role.BAR,
     }
+)
+BARS = (LATENCY, BYTES)  # the columns drawn as bars on a scale shared by their rows
+_BAR_ROLES = frozenset({Role.BAR, Qt.ItemDataRole.ToolTipRole})
+CAP_AT = (
+    0.8  # where a byte cap that stopped a walk stands at most across the Bytes bars: the page over it shows past it
 )
 
 
@@ -131,6 +131,9 @@ class TimelineModel(FlatTableModel):
     The Outcome column shows the kind's few words (a JSON-RPC error's code and its name); its tooltip and
     FULL_TEXT tell the whole outcome. The TTL and Cache scope columns show the page's hints, marked where
     the rules warn (the tooltip says why); each page is checked once, as it is announced.
+    Latency and Bytes carry their value on a scale shared by the column (Role.BAR, the bar a view draws), kept
+    as pages are announced (`series`); the byte cap, when it stopped the walk, is on the same scale. `budget` is
+    the budget that stopped the walk, as the line it crossed.
     """
 
     def __init__(self, parent: Any = None) -> None:
@@ -141,10 +144,20 @@ class TimelineModel(FlatTableModel):
         self._offence: Offence | None = None
         self._check = CacheCheck()
         self._hint_issues: dict[tuple[int, str], list[CacheIssue]] = {}  # (row, "ttl"/"scope") → its warnings
+        self._limits: Limits | None = None
+        self._series = PageSeries()
+        self._bars: dict[tuple[int, int], Bar] = {}  # (row, column) → its bar, made when first painted
+        self._budget: BudgetLine | None = None
 
     @property
     def pages(self) -> Sequence[PageRecord]:
         return self._pages[: self._shown]
+
+    def page(self, row: int) -> PageRecord:
+        """The page shown in `row` (without copying the shown pages, as `pages` does)."""
+        if not 0 <= row < self._shown:
+            raise IndexError(row)
+        return self._pages[row]
 
     @property
     def offence(self) -> Offence | None:
@@ -152,15 +165,29 @@ class TimelineModel(FlatTableModel):
         return self._offence
 
     @property
+    def series(self) -> PageSeries:
+        """The shown pages' figures: the bars' shared scales, the items so far, the latency maxima a chart draws."""
+        return self._series
+
+    @property
+    def budget(self) -> BudgetLine | None:
+        """The budget that stopped the shown walk, when one of its shown pages ran out of one."""
+        return self._budget
+
+    @property
     def cache_issues(self) -> list[CacheIssue]:
         """The warnings about the shown pages' cache hints, in page order."""
         return self._check.issues
 
     def show(
-        self, pages: Sequence[PageRecord], related: frozenset[int] = frozenset(), hints_required: bool = False
+        self,
+        pages: Sequence[PageRecord],
+        related: frozenset[int] = frozenset(),
+        hints_required: bool = False,
+        limits: Limits | None = None,
     ) -> None:
         """View `pages` (kept by reference); `related` page indexes hold the first copy of a duplicated key;
-        `hints_required`: the walk's revision asks every page for cache hints."""
+        `hints_required`: the walk's revision asks every page for cache hints; `limits`: the walk's budgets."""
         self.beginResetModel()
         self._related = related
         self._pages = pages
@@ -169,7 +196,15 @@ class TimelineModel(FlatTableModel):
         self._check = CacheCheck(hints_required)
         self._hint_issues = {}
         self._check_hints(0, self._shown)
+        self._limits = limits
+        self._series = PageSeries(self.pages)
+        self._budget = self._budget_crossed()
+        self._bars = {}
         self.endResetModel()
+
+    def _budget_crossed(self) -> BudgetLine | None:
+        offence = self._offence
+        return budget_line(offence.kind, offence.page, self._limits) if offence is not None else None
 
     def _check_hints(self, first: int, end: int) -> None:
         for row in range(first, end):
@@ -185,12 +220,28 @@ class TimelineModel(FlatTableModel):
         count = len(self._pages)
         if count <= self._shown:
             return
+        series, before = self._series, self.scales()
         self.beginInsertRows(QModelIndex(), self._shown, count - 1)
         self._check_hints(self._shown, count)
-        self._shown = count
+        for row in range(self._shown, count):
+            series.append(self._pages[row])
+        shown, self._shown = self._shown, count
         if self._offence is None and self._pages[count - 1].outcome != "ok":  # a walk stops at its offender
             self._offence = find_offence(self.pages)
+            self._budget = self._budget_crossed()
         self.endInsertRows()
+        if before != self.scales():
+            self._bars = {}  # measured against another scale now
+        for column, was, now in zip(BARS, before, self.scales(), strict=True):
+            if shown and now != was:  # a new largest value: the rows before measure against it now
+                self.dataChanged.emit(self.index(0, column), self.index(shown - 1, column), [Role.BAR])
+
+    def scales(self) -> tuple[float, float]:
+        """The shared scales of the bars: the largest latency (ms); the largest page (bytes), with room past the
+        byte cap when the cap stopped the walk (its line stands at CAP_AT of the cells' width at most)."""
+        series, budget = self._series, self._budget
+        room = budget.value / CAP_AT if budget is not None and budget.kind == ErrorKind.SIZE_LIMIT else 0.0
+        return series.latency_max, max(float(series.bytes_max), room)
 
     def offending_row(self) -> int | None:
         return next((row for row in range(self._shown) if self._pages[row].outcome != "ok"), None)
@@ -204,6 +255,13 @@ class TimelineModel(FlatTableModel):
             return None
         page = self._pages[index.row()]
         column = index.column()
+        if column in BARS and role in _BAR_ROLES:  # asked for every bar painted: answered first
+            if role == Role.BAR:
+                bar = self._bars.get((index.row(), column))
+                if bar is None:
+                    bar = self._bars[index.row(), column] = self._bar_data(index.row(), page, column, role)
+                return bar
+            return self._bar_data(index.row(), page, column, role)
         bad = page.outcome != "ok"
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(page, column, index.row())
@@ -233,6 +291,37 @@ class TimelineModel(FlatTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and column in (INDEX, ITEMS, BYTES, LATENCY):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
+
+    def _bar_data(self, row: int, page: PageRecord, column: int, role: int) -> Any:
+        """A Latency or Bytes cell's bar: its share of the column's scale, the byte cap's, and the words."""
+        scale = self.scales()[0 if column == LATENCY else 1]
+        value = page.latency_ms if column == LATENCY else page.bytes
+        # The page over the byte cap is at least the cap (a transport stops reading there: its size is unknown).
+        over = column == BYTES and page.outcome == ErrorKind.SIZE_LIMIT
+        budget = self._budget
+        capped = column == BYTES and budget is not None and budget.kind == ErrorKind.SIZE_LIMIT
+        if role == Role.BAR:
+            share = 1.0 if over else min(1.0, value / scale) if scale > 0 else 0.0
+            limit = budget.value / scale if budget is not None and capped and scale > 0 else None
+            plain = page.outcome == "ok" and page.index not in self._related
+            return Bar(share, limit, self._display(page, column, row), plain)
+        series = self._series
+        top, most = (series.slowest, series.latency_max) if column == LATENCY else (series.heaviest, series.bytes_max)
+        words, superlative = ("ms", "slowest") if column == LATENCY else ("bytes", "largest")
+        said = f"{value:,.1f} ms" if column == LATENCY else f"{value:,} bytes"
+        if over:
+            cap = f" of {budget.value:,} bytes" if budget is not None and capped else ""
+            text = f"over the byte cap{cap}" + (f": {said}" if value else ": reading stopped at the cap")
+        elif top is None or most <= 0:
+            text = said
+        elif row == top:
+            text = f"{said}: the {superlative} page shown"
+        else:
+            whole = f"{most:,.1f}" if column == LATENCY else f"{most:,}"
+            text = f"{said}: {value / most:.0%} of page {self._pages[top].index}'s {whole} {words} (the {superlative})"
+        if budget is not None and capped and not over:
+            text += f"\nthe byte cap that stopped the walk: {budget.value:,} bytes"
+        return tooltip(text)
 
     def _hint_data(self, row: int, page: PageRecord, column: int, role: int, bad: bool) -> Any:
         value = page.ttl_ms if column == TTL else page.cache_scope
@@ -278,7 +367,7 @@ class TimelineModel(FlatTableModel):
         if column == ITEMS:
             return str(page.items)
         if column == BYTES:
-            return _size(page.bytes) if page.bytes else "—"
+            return size_text(page.bytes) if page.bytes else "—"
         if column == LATENCY:
             return f"{page.latency_ms:,.0f} ms"
         said = page.offence.jsonrpc if page.offence is not None else None

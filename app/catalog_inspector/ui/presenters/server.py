@@ -32,7 +32,7 @@ from catalog_inspector.core.catalog import (
     token_words,
     unimplemented_words,
 )
-from catalog_inspector.core.config import launch_words
+from catalog_inspector.core.config import launch_words, limits_for
 from catalog_inspector.core.drift import DriftReport, Duplicate, FirstPage, duplicates_of
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind
 from catalog_inspector.core.text import visible
@@ -57,6 +57,7 @@ from catalog_inspector.ui.presenters.words import (
     detail_line,
     list_mark,
     server_words,
+    walk_limits,
 )
 from catalog_inspector.ui.signin import grant_lines, link_text, sign_in_text
 
@@ -303,10 +304,10 @@ class ServerPresenter(QObject):
         if attempt is not None:
             started = clock(attempt.started_at)
             snapshot = attempt.snapshot
+            limits = limits_for(current.spec, current.limits)
             if snapshot is None:
-                walks.append(
-                    Walk(f"Live walk (started {started})", attempt.pages_of(list_name), live=True, kind="live")
-                )
+                pages = attempt.pages_of(list_name)
+                walks.append(Walk(f"Live walk (started {started})", pages, live=True, kind="live", limits=limits))
             elif snapshot.status != "complete":
                 error = snapshot.lists[list_name].error or snapshot.error
                 kind = error.kind.heading if error else snapshot.status
@@ -318,9 +319,9 @@ class ServerPresenter(QObject):
                 )
                 label = f"Failed attempt at {started}: {kind}"
                 required = hints_required(snapshot.server.get("protocol_version"))
-                walks.append(
-                    Walk(label, attempt.pages_of(list_name), related=related, kind="failed", hints_required=required)
-                )
+                pages = attempt.pages_of(list_name)
+                limits = walk_limits(limits, snapshot.lists[list_name].error)  # as it stopped this list
+                walks.append(Walk(label, pages, related=related, kind="failed", hints_required=required, limits=limits))
         if current.accepted is not None:
             accepted = current.accepted
             taken = taken_words(accepted.taken_at, date=False)

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Literal
 
 from catalog_inspector.core.catalog import LIST_KINDS, PageRecord, Snapshot, unimplemented_words
-from catalog_inspector.core.config import ServerSpec
+from catalog_inspector.core.config import STOP_BUDGETS, Limits, ServerSpec
 from catalog_inspector.core.errors import (
     AUTH_STEPS,
     ErrorInfo,
@@ -34,6 +34,7 @@ __all__ = [
     "list_mark",
     "list_notice",
     "server_words",
+    "walk_limits",
 ]
 
 MESSAGE_LIMIT = 600
@@ -79,6 +80,17 @@ class Walk:
     kind: Literal["live", "failed", "accepted"] = "accepted"  # what a person's choice of walk remembers
     related: frozenset[int] = frozenset()  # pages that hold the first copy of the key that stopped the walk
     hints_required: bool = False  # the walk's revision asks every page for cache hints (2026-07-28)
+    limits: Limits | None = None  # the walk's budgets (the line of the one that stopped it is drawn)
+
+
+def walk_limits(limits: Limits, error: ErrorInfo | None) -> Limits:
+    """The budgets a walk ran under, with the one its error says ran out as the error says it (the entry may
+    have been edited since the walk)."""
+    name = STOP_BUDGETS.get(str(error.kind)) if error is not None else None
+    budget = error.details.get("budget") if error is not None else None
+    if name is None or not isinstance(budget, int) or isinstance(budget, bool):
+        return limits
+    return replace(limits, **{name: budget})
 
 
 def server_words(error: ErrorInfo) -> str:

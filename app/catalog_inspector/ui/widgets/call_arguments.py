@@ -106,6 +106,7 @@ class ArgumentsEditor(QWidget):
         self.form.edited.connect(self._on_form_edited)
         self.text = plain_text_view(face.text, self)
         self.text.setReadOnly(False)
+        self.text.setTabChangesFocus(True)  # Tab leaves the JSON (it needs no tab characters): no keyboard trap
         self.text.textChanged.connect(self._on_text_changed)
         views = QSplitter(Qt.Orientation.Horizontal, self)
         views.addWidget(self.form)

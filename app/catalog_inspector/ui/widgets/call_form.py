@@ -29,6 +29,8 @@ from catalog_inspector.core.calls import FieldProblem, FormField, build_form, em
 from catalog_inspector.core.pointer import pointer_parts
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui import theme
+from catalog_inspector.ui.accessible import described, named
+from catalog_inspector.ui.keyboard import follow_layout
 from catalog_inspector.ui.models.roles import tooltip
 from catalog_inspector.ui.widgets.call_form_fields import (
     MAX_SLOTS,
@@ -36,6 +38,7 @@ from catalog_inspector.ui.widgets.call_form_fields import (
     Context,
     FieldEditor,
     Slot,
+    field_label,
     field_size,
     help_label,
     hint_text,
@@ -50,6 +53,7 @@ _PROBLEM_RULE = "*[" + PROBLEM_PROPERTY + '="true"] {{ border: 1px solid {}; }}'
 PROBLEM_STYLE = _PROBLEM_RULE.format(theme.PROBLEM_MARK)  # the light palette's; problem_style(): the palette of now
 MARK_LIMIT = 200  # problems marked at most; validation reports are bounded too
 MESSAGES_PER_FIELD = 10
+PLAIN_DESCRIPTION = "plainDescription"  # a marked field's own accessible description, while problems replace it
 NO_ARGUMENTS: dict[str, Any] = {"type": "object", "properties": {}}
 
 
@@ -76,6 +80,7 @@ class PropertyRow(QWidget):
         self.set_box = QCheckBox("set", self)
         self.set_box.setToolTip(tooltip("Include this property in the arguments"))
         self.set_box.clicked.connect(self._on_set_box_clicked)
+        named(self.set_box, f"Set {field_label(field)}", "Ticked: the property is in the arguments; unticked: left out")
         self.name = help_label(property_name(field), self, TITLE_LIMIT)
         header.addWidget(self.set_box)
         header.addWidget(self.name, 1)
@@ -168,6 +173,9 @@ class ArrayRow(QWidget):
         self.up = self._button("↑", "Move this item up", layout)
         self.down = self._button("↓", "Move this item down", layout)
         self.remove = self._button("✕", "Remove this item", layout)
+        named(self.up, "Move item up", "Move this item one place up")
+        named(self.down, "Move item down", "Move this item one place down")
+        named(self.remove, "Remove item", "Remove this item from the array")
         self.up.clicked.connect(self._on_up_clicked)
         self.down.clicked.connect(self._on_down_clicked)
         self.remove.clicked.connect(self.remove_requested)
@@ -205,6 +213,7 @@ class ArrayEditor(FieldEditor):
         self.rows_layout = layout_of(self.rows_box)
         layout.addWidget(self.rows_box)
         self.add = QPushButton("Add item", self)
+        named(self.add, "", f"Add an item to {field_label(field)}")
         self.add.clicked.connect(self._on_add_clicked)
         layout.addWidget(self.add, 0, Qt.AlignmentFlag.AlignLeft)
 
@@ -259,6 +268,7 @@ class ArrayEditor(FieldEditor):
             return
         self._append()
         self._renumber()
+        self.context.follow_layout(self)  # a row made after the form: Tab reaches it in its place
         self.changed.emit()
 
     def _on_row_move_requested(self, row: ArrayRow, step: int) -> None:
@@ -272,6 +282,7 @@ class ArrayEditor(FieldEditor):
         self.rows_layout.removeWidget(row)
         self.rows_layout.insertWidget(to, row)
         self._renumber()
+        self.context.follow_layout(self)
         self.changed.emit()
 
     def _on_row_remove_requested(self, row: ArrayRow) -> None:
@@ -301,6 +312,9 @@ class ChoiceEditor(FieldEditor):
         self.box = layout = layout_of(self)
         self.combo = QComboBox(self)
         self.combo.addItems([visible(label, TITLE_LIMIT) for label, _ in field.branches])
+        named(
+            self.combo, f"{field_label(field)}: kind of value", "Which of the schema's alternatives the value follows"
+        )
         self.combo.activated.connect(self._on_combo_activated)
         layout.addWidget(self.combo, 0, Qt.AlignmentFlag.AlignLeft)
         self.branches: dict[int, Slot] = {}
@@ -313,6 +327,7 @@ class ChoiceEditor(FieldEditor):
             slot = self.branches[index] = Slot(self.field.branches[index][1], self.context, self)
             slot.changed.connect(self.changed)
             self.box.addWidget(slot)
+            self.context.follow_layout(self)
         for other, shown in self.branches.items():
             shown.setVisible(other == index)
         self.index = index
@@ -385,6 +400,7 @@ class CallForm(QWidget):
         self.scroller.setObjectName("callFormScroll")
         self.scroller.setWidgetResizable(True)
         self.scroller.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroller.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the fields (the view follows them)
         self.body = QWidget(self.scroller)
         self.body_layout = QVBoxLayout(self.body)
         self.body_layout.addStretch(1)
@@ -398,10 +414,14 @@ class CallForm(QWidget):
         theme.theme().changed.connect(self._on_theme_changed)
 
     def _build(self, form: FormField) -> Slot:
-        root = Slot(form, Context(make_editor), self.body)
+        context = Context(make_editor)
+        context.quiet = True
+        root = Slot(form, context, self.body)
         root.editor.setFrameShape(QFrame.Shape.NoFrame)  # the scroll area frames the root
         root.changed.connect(self.edited)
         self.body_layout.insertWidget(0, root)
+        context.quiet = False
+        follow_layout(self)  # fields made after the window: Tab reaches them here, in the form's order
         return root
 
     def set_schema(self, schema: Any) -> None:
@@ -414,6 +434,15 @@ class CallForm(QWidget):
         self.form = build_form(schema)
         self.root = self._build(self.form)
 
+    def first_field(self) -> QWidget | None:
+        """Where a person starts typing: the first property's editor that takes a value now (not a "set" box),
+        else the root's; None when none is shown yet."""
+        rows = self.root.editor.rows.values() if isinstance(self.root.editor, ObjectEditor) else []
+        for target in [*(row.slot.target() for row in rows), self.root.target()]:
+            if target.isVisible() and target.isEnabled() and target.focusPolicy() != Qt.FocusPolicy.NoFocus:
+                return target
+        return None
+
     def value(self) -> Any:
         """The arguments the form holds now (JSON-compatible)."""
         return self.root.value()
@@ -424,7 +453,12 @@ class CallForm(QWidget):
         Marks are cleared: they belonged to the value shown before.
         """
         self._clear_marks()
-        self.root.set_value(value)
+        self.root.context.quiet = True  # rows and JSON editors it makes are chained once, after
+        try:
+            self.root.set_value(value)
+        finally:
+            self.root.context.quiet = False
+        follow_layout(self)
 
     def _nearest(self, pointer: str) -> tuple[Slot, bool]:
         """The slot shown for `pointer`, or its nearest shown ancestor (and False)."""
@@ -459,6 +493,11 @@ class CallForm(QWidget):
             # every field it builds, which doubles the cost of building a big form.
             widget.setStyleSheet(problem_style())
             widget.setToolTip(tooltip("\n".join(messages[:MESSAGES_PER_FIELD])))
+            # A screen reader reads the description, not the tooltip: the problems go first, the usual words after.
+            plain = widget.accessibleDescription()
+            widget.setProperty(PLAIN_DESCRIPTION, plain)
+            said = described("Problem:", "; ".join(messages[:MESSAGES_PER_FIELD]))
+            widget.setAccessibleDescription(f"{said} {plain}".strip())
             self._marked.append(widget)
 
     def _on_theme_changed(self) -> None:
@@ -475,4 +514,5 @@ class CallForm(QWidget):
             widget.setProperty(PROBLEM_PROPERTY, False)
             widget.setStyleSheet("")
             widget.setToolTip("")
+            widget.setAccessibleDescription(str(widget.property(PLAIN_DESCRIPTION) or ""))
         self._marked.clear()

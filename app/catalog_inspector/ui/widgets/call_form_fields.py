@@ -35,6 +35,8 @@ from PySide6.QtWidgets import (
 
 from catalog_inspector.core.calls import FormField, empty_value, fits
 from catalog_inspector.core.text import visible, visible_json
+from catalog_inspector.ui.accessible import described, named
+from catalog_inspector.ui.keyboard import follow_layout
 
 __all__ = [
     "MAX_SLOTS",
@@ -42,6 +44,7 @@ __all__ = [
     "Context",
     "FieldEditor",
     "Slot",
+    "field_label",
     "field_size",
     "hint_text",
     "layout_of",
@@ -80,6 +83,18 @@ def help_label(text: str, parent: QWidget, limit: int = TEXT_LIMIT) -> QLabel:
     label.setWordWrap(True)
     label.setText(visible(text, limit, keep_newlines=True))
     return label
+
+
+def field_label(field: FormField) -> str:
+    """What a field is called to a screen reader: its title or key (plain, visible, bounded), else "value"."""
+    return visible(field.title or field.key, TITLE_LIMIT) if field.title or field.key else "value"
+
+
+def field_description(field: FormField, what: str) -> str:
+    """A field's accessible description: what the widget does, its limits, required or not, the schema's words."""
+    hint = hint_text(field)
+    words = f"{what}{f' ({hint})' if hint else ''}{'; required' if field.required else ''}."
+    return described(words, field.description)
 
 
 def value_text(value: Any) -> str:
@@ -148,6 +163,12 @@ class Context:
     def __init__(self, editor_for: EditorFactory) -> None:
         self.editor_for = editor_for
         self.slots = 0
+        self.quiet = False  # the form is being built or filled in: Tab is chained once, when it is done
+
+    def follow_layout(self, editor: QWidget) -> None:
+        """Tab reaches what an editor just made in its place (`ui.keyboard.follow_layout`), unless `quiet`."""
+        if not self.quiet:
+            follow_layout(editor)
 
     def room_for(self, count: int) -> bool:
         return self.slots + count <= MAX_SLOTS
@@ -203,6 +224,7 @@ class LineEditor(FieldEditor):
         super().__init__(field, context, parent)
         self.edit = QLineEdit(self)
         self.edit.setPlaceholderText(hint_text(field) or field.kind)
+        named(self.edit, field_label(field), field_description(field, f"A {field.kind}"))
         self.edit.textEdited.connect(self.changed)
         layout_of(self, True).addWidget(self.edit)
 
@@ -227,6 +249,7 @@ class BoolEditor(FieldEditor):
     def __init__(self, field: FormField, context: Context, parent: QWidget) -> None:
         super().__init__(field, context, parent)
         self.box = QCheckBox("true", self)
+        named(self.box, field_label(field), field_description(field, "A boolean: ticked is true"))
         self.box.clicked.connect(self.changed)
         layout_of(self, True).addWidget(self.box)
 
@@ -271,6 +294,7 @@ class EnumEditor(FieldEditor):
         super().__init__(field, context, parent)
         self.combo = QComboBox(self)
         self.combo.addItems([value_text(option) for option in field.enum])  # item text is never rich text
+        named(self.combo, field_label(field), field_description(field, "One of the values the schema lists"))
         self.combo.activated.connect(self.changed)
         self._spellings = [spelling(option) for option in field.enum]
         layout_of(self, True).addWidget(self.combo)
@@ -302,9 +326,11 @@ class JsonEditor(FieldEditor):
         self.reason = help_label(reason, self)
         self.edit = QPlainTextEdit(self)
         self.edit.setObjectName("callFormJson")
+        self.edit.setTabChangesFocus(True)  # Tab leaves the JSON: no keyboard trap in the form
         self.edit.setWordWrapMode(QTextOption.WrapMode.WrapAnywhere)
         self.edit.setMinimumHeight(48)
         self.edit.setMaximumHeight(140)
+        named(self.edit, f"{field_label(field)} as JSON", field_description(field, visible(reason, TITLE_LIMIT)))
         self.edit.textChanged.connect(self._on_edit_text_changed)
         self.status = help_label("", self)
         self.status.hide()
@@ -313,6 +339,7 @@ class JsonEditor(FieldEditor):
         layout.addWidget(self.status)
         self.use_form = QPushButton("Use the form", self) if back else None
         if self.use_form is not None:
+            named(self.use_form, "", f"Edit {field_label(field)} in the form again, if its value fits")
             layout.addWidget(self.use_form, 0, Qt.AlignmentFlag.AlignLeft)
         self._loading = False
         self._parsed: tuple[bool, Any] | None = None  # (is JSON, value), None when the text changed since
@@ -374,6 +401,7 @@ class Slot(QWidget):
         self.null_box: QCheckBox | None = None
         if field.nullable and field.kind != "null":
             self.null_box = QCheckBox("null", self)
+            named(self.null_box, f"{field_label(field)} is null", "Ticked: the value is null")
             self.null_box.clicked.connect(self._on_null_box_clicked)
             layout.addWidget(self.null_box)
         self.editor = context.editor_for(field, context, self)
@@ -418,6 +446,7 @@ class Slot(QWidget):
             assert self.fallback.use_form is not None
             self.fallback.use_form.clicked.connect(self._on_use_form_clicked)
             self.box.addWidget(self.fallback)
+            self.context.follow_layout(self)  # made after the form: Tab reaches it here, not at the window's end
         return self.fallback
 
     def _show_json(self, on: bool) -> None:
@@ -436,6 +465,7 @@ class Slot(QWidget):
         ok, value = self.fallback.parsed()
         if ok:
             self.set_value(value)
+            self.context.follow_layout(self)  # the rows it may have made
         if self._json:
             self.fallback.status.setText("This value still does not fit the form.")
             self.fallback.status.show()

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -48,6 +48,7 @@ from PySide6.QtWidgets import (
 from catalog_inspector.core.calls import Validation
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui import theme
+from catalog_inspector.ui.keyboard import focus_first
 from catalog_inspector.ui.models.roles import tooltip
 from catalog_inspector.ui.presenters.call import SEND_EXCLUDED, CallPresenter, confirmation_question
 from catalog_inspector.ui.presenters.checks import Checks
@@ -294,6 +295,18 @@ class CallPanel(QWidget):
 
     def _on_presenter_tool_changed(self, arguments: Any) -> None:
         self._rebuild_if_shown(arguments)
+
+    def focus_arguments(self) -> None:
+        """The focus to the form's first field (a tool just opened from the tree), or to Send when it has none: a
+        turn of the event loop later, once the fields of a form just built are shown."""
+        QTimer.singleShot(0, self, self._focus_arguments)
+
+    def _focus_arguments(self) -> None:
+        field = self.form.first_field()
+        if field is not None:
+            field.setFocus(Qt.FocusReason.OtherFocusReason)
+        elif not focus_first(self.form):
+            self.send_button.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # -- sending --------------------------------------------------------------------
     def send(self) -> bool:

@@ -23,7 +23,9 @@ from PySide6.QtWidgets import (
 
 from catalog_inspector.core.calls import REQUEST_LOGS, Block, CallRecord, Round, describe_result
 from catalog_inspector.core.text import visible
+from catalog_inspector.ui.accessible import described, named
 from catalog_inspector.ui.batch import Batcher
+from catalog_inspector.ui.keyboard import follow_layout
 from catalog_inspector.ui.models.roles import tooltip
 from catalog_inspector.ui.presenters.questions import ROUND_HEADERS, round_rows
 from catalog_inspector.ui.widgets.column_fit import ElasticColumns
@@ -84,6 +86,8 @@ class ResultView(QTabWidget):
         layout.addWidget(self.text, 1)
         self.addTab(readable, "Result")
         self.addTab(self.raw, "Raw JSON")
+        self.setTabToolTip(0, "The answer as text, with its images and resource links")  # each tab's description
+        self.setTabToolTip(1, "The answer's JSON as the server sent it")
         self.images.hide()
 
     def show_result(self, result: dict[str, Any] | None, kind: str = "tool") -> None:
@@ -134,8 +138,10 @@ class ResultView(QTabWidget):
             button.setObjectName(f"resultLink:{number}")
             button.setToolTip(tooltip(f"resources/read of {link['uri']} on this server, in the Resources tab"))
             button.clicked.connect(lambda _checked=False, link=link: self.link_chosen.emit(link))
+            named(button, "", described("Read it on this server, in the Resources tab:", str(link["uri"])))
             self._link_row.insertWidget(self._link_row.count() - 1, button)
         self.links.setVisible(bool(links))
+        follow_layout(self.links)  # made after the window: Tab reaches them above the result
 
 
 def _undecodable(text: str) -> str:

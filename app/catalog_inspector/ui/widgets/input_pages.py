@@ -155,6 +155,7 @@ class SamplingPage(QWidget):
         self.request = plain_text_view("samplingRequest", self)
         self.reply = QPlainTextEdit(self)
         self.reply.setObjectName("samplingReply")
+        self.reply.setTabChangesFocus(True)  # Tab goes on to the model's name: no keyboard trap
         self.reply.setPlaceholderText("The reply the server gets as the model's message")
         self.model = QLineEdit("human", self)
         self.model.setObjectName("samplingModel")

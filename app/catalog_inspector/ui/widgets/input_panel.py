@@ -70,6 +70,7 @@ class InputRequestPanel(QFrame):
         scroller = QScrollArea(self)
         scroller.setWidgetResizable(True)
         scroller.setFrameShape(QFrame.Shape.NoFrame)
+        scroller.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes to the question's fields (the view follows)
         body = QWidget(scroller)
         scroller.setWidget(body)
         self._build(body, checks)

@@ -35,6 +35,8 @@ from PySide6.QtWidgets import (
 )
 
 from catalog_inspector.core.text import visible
+from catalog_inspector.ui.accessible import described, named
+from catalog_inspector.ui.keyboard import follow_layout
 from catalog_inspector.ui.presenters.checks import Checks
 from catalog_inspector.ui.presenters.request import RequestKind, RequestPresenter
 from catalog_inspector.ui.widgets.call_views import ResultView, RoundsTable
@@ -197,6 +199,7 @@ class RequestBox(QWidget):
             self._add_field(
                 f"promptArgument:{argument['name']}", argument["name"], argument.get("required") is True, hint
             )
+        follow_layout(self)  # fields made after the window: Tab reaches them above Get prompt
 
     def _template_fields(self) -> None:
         form = self.presenter.form if self.presenter is not None else None
@@ -204,6 +207,7 @@ class RequestBox(QWidget):
             field = self._add_field(f"templateVariable:{variable.name}", variable.name, False, variable.hint)
             field.textChanged.connect(self._show_uri)
         self._show_uri()
+        follow_layout(self)  # fields made after the window: Tab reaches them above Read
 
     def _add_field(self, object_name: str, name: str, required: bool, hint: str) -> QLineEdit:
         field = QLineEdit(self)
@@ -213,6 +217,9 @@ class RequestBox(QWidget):
         label.setTextFormat(Qt.TextFormat.PlainText)  # before the text: a name is server text
         label.setText(visible(name, 80) + (" *" if required else ""))
         self.form.addRow(label, field)
+        # Named as its label reads, not by making the label its buddy: an `&` in a server's name would be a shortcut.
+        what = "A template variable" if self.kind == "template" else "A prompt argument"
+        named(field, label.text(), described(f"{what}{'; required' if required else ''}.", hint))
         self.fields[name] = field
         if self.presenter is not None and self.presenter.offers_completions:
             completer = QCompleter(QStandardItemModel(field), field)

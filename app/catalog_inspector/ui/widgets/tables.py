@@ -74,6 +74,7 @@ def compact_table(view: QTableView, selection: QAbstractItemView.SelectionBehavi
     rows.setDefaultSectionSize(view.fontMetrics().height() + ROW_MARGIN)
     rows.setResizeContentsPrecision(FIT_ROWS)  # what fit_columns measures
     view.horizontalHeader().setStretchLastSection(True)
+    view.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it): 1,000 pages are not 10,000 Tabs
     return view
 
 

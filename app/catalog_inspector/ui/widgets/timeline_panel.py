@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QRect, Qt, Signal
 from PySide6.QtGui import QAction, QFont, QFontMetricsF, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -23,10 +23,23 @@ from PySide6.QtWidgets import (
 from catalog_inspector.core.errors import outcome_text
 from catalog_inspector.ui.batch import Batcher
 from catalog_inspector.ui.models.roles import Role
-from catalog_inspector.ui.models.timeline import CURSOR, NEXT, OUTCOME, SCOPE, TTL, PageNamesModel, TimelineModel
+from catalog_inspector.ui.models.timeline import (
+    BARS,
+    BYTES,
+    CURSOR,
+    LATENCY,
+    NEXT,
+    OUTCOME,
+    SCOPE,
+    TTL,
+    PageNamesModel,
+    TimelineModel,
+)
 from catalog_inspector.ui.presenters.words import Walk
 from catalog_inspector.ui.widgets.column_fit import ElasticColumns
 from catalog_inspector.ui.widgets.tables import compact_table
+from catalog_inspector.ui.widgets.timeline_bars import BarDelegate
+from catalog_inspector.ui.widgets.timeline_chart import CHART_HEIGHT, TimelineChart
 
 __all__ = ["PageTable", "TimelinePanel", "cell_text_width"]
 
@@ -78,6 +91,13 @@ class PageTable(QTableView):
         self._quiet = False  # a new walk is shown: everything is painted again
         super().reset()
 
+    def update_columns(self, columns: Sequence[int]) -> None:
+        """Repaint these columns where they are in view (the scale of their bars changed), also when the rows
+        appended are out of view: the view drops the model's dataChanged while rows wait to be laid out."""
+        viewport = self.viewport()
+        for column in columns:
+            viewport.update(QRect(self.columnViewportPosition(column), 0, self.columnWidth(column), viewport.height()))
+
 
 class TimelinePanel(QWidget):
     """Shows one walk's pages; the combo box chooses which walk. Below, the names the current page held.
@@ -85,11 +105,14 @@ class TimelinePanel(QWidget):
     The Outcome column is as wide as its widest word in the shown walk, so an
     outcome always reads whole (its tooltip tells the whole story); the cursor
     columns share the rest and elide in the middle. The page that stopped a walk
-    becomes the current row, and its names show with the offending one marked.
+    becomes the current row, and its names show with the offending one marked. The Latency and Bytes cells
+    draw their value as a bar on a scale shared by the column (`BarDelegate`); above the table, a chart of the
+    walk page by page (`TimelineChart`) follows the walk shown, live or kept.
 
     Attributes:
         model: the `TimelineModel` behind the view.
         view: the table (its object name is given by the caller, e.g. `pageTimeline`).
+        chart: the walk as a picture (`<name>Chart`); clicking a page makes its row current.
         source: the combo box of walks (`<name>Source`).
         names: the list of the current page's names (`<name>Names`), over `names_model`.
         names_label: what `names` shows (`<name>NamesLabel`).
@@ -117,6 +140,12 @@ class TimelinePanel(QWidget):
         header.setMinimumSectionSize(MIN_SECTION)
         header.setTextElideMode(Qt.TextElideMode.ElideRight)  # a cursor's heading in a narrow pane: "Cursor s…"
         self.columns = ElasticColumns(self.view, (CURSOR, NEXT), CURSOR_WIDTH_PX, (OUTCOME,), FIXED_WIDTHS)
+        self._bars = {LATENCY: BarDelegate("latency", self.view), BYTES: BarDelegate("bytes", self.view)}
+        for column, delegate in self._bars.items():
+            self.view.setItemDelegateForColumn(column, delegate)
+        self.chart = TimelineChart(self.model, self)
+        self.chart.setObjectName(f"{object_name}Chart")
+        self.chart.page_chosen.connect(self._on_chart_page_chosen)
         self._fit_outcome()
         copy = QAction("Copy full value", self.view)
         copy.setShortcut(QKeySequence.StandardKey.Copy)
@@ -154,9 +183,11 @@ class TimelinePanel(QWidget):
         below_layout.addWidget(self.names_label)
         below_layout.addWidget(self.names)
         split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(self.chart)
         split.addWidget(self.view)
         split.addWidget(below)
-        split.setSizes([420, 160])
+        split.setStretchFactor(1, 1)
+        split.setSizes([CHART_HEIGHT, 420, 160])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
@@ -189,9 +220,12 @@ class TimelinePanel(QWidget):
     def _sync(self) -> None:
         had = self.model.offence
         warned = len(self.model.cache_issues)
+        scales = self.model.scales()
         if self.model.waiting():  # only an append may skip the repaint
             self.view.appending()
         self.model.sync()
+        if self.model.scales() != scales:  # a new slowest or largest page: every bar in view changes
+            self.view.update_columns(BARS)
         if len(self.model.cache_issues) != warned:
             self._show_hints()
         if had is None and self.model.offence is not None:
@@ -204,7 +238,8 @@ class TimelinePanel(QWidget):
         if walk is None:
             self.model.show(())
         else:
-            self.model.show(walk.pages, walk.related, walk.hints_required)
+            self.model.show(walk.pages, walk.related, walk.hints_required, walk.limits)
+        self.chart.set_current(None)
         self._show_hints()
         self._fit_outcome()
         self._show_names(None)
@@ -244,6 +279,12 @@ class TimelinePanel(QWidget):
 
     def _on_view_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         self._show_names(current.row() if current.isValid() else None)
+        self.chart.set_current(current.row() if current.isValid() else None)
+
+    def _on_chart_page_chosen(self, row: int) -> None:
+        target = self.model.index(row, self.view.currentIndex().column() if self.view.currentIndex().isValid() else 0)
+        self.view.setCurrentIndex(target)
+        self.view.scrollTo(target)
 
     def _show_names(self, row: int | None) -> None:
         pages = self.model.pages
