@@ -9,7 +9,7 @@ import math
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QHelpEvent, QImage, QPalette
-from PySide6.QtWidgets import QApplication, QComboBox, QStyleFactory, QTableView, QToolTip
+from PySide6.QtWidgets import QApplication, QComboBox, QStyledItemDelegate, QStyleFactory, QTableView, QToolTip
 
 from catalog_inspector.core.catalog import PageRecord
 from catalog_inspector.core.config import Limits, ServerSpec
@@ -20,7 +20,7 @@ from catalog_inspector.ui.models.roles import Role, tooltip
 from catalog_inspector.ui.models.timeline import BARS, BYTES, LATENCY
 from catalog_inspector.ui.presenters import Walk
 from catalog_inspector.ui.presenters.words import walk_limits
-from catalog_inspector.ui.widgets.timeline_bars import BAR_MARGIN, BarDelegate, bar_rect
+from catalog_inspector.ui.widgets.timeline_bars import BAR_MARGIN, BarDelegate, CellDelegate, bar_rect
 from catalog_inspector.ui.widgets.timeline_chart import TimelineChart
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
 from tests.helpers import demo_spec
@@ -326,3 +326,56 @@ def test_a_failed_walk_s_budget_is_the_one_its_error_names_even_after_the_entry_
     assert walk_limits(now, ErrorInfo(ErrorKind.DUPLICATE_NAME, "…", 2, details={"name": "echo"})) == now
     assert walk_limits(now, ErrorInfo(ErrorKind.PAGE_LIMIT, "…", 2, details={"budget": True})) == now
     assert walk_limits(now, None) == now
+
+
+@pytest.mark.parametrize("style", ["Fusion", "Windows"])
+def test_every_plain_cell_is_painted_pixel_for_pixel_as_qt_paints_it(qtbot, style: str) -> None:  # type: ignore[no-untyped-def]
+    # The timeline paints its plain cells from one answer of the model (Role.CELL): left-aligned cursors elided in
+    # the middle, right-aligned numbers, hints; a row the style paints (an offender: background, bold) beside them.
+    panel = _panel(qtbot, width=560)
+    panel.view.setStyle(QStyleFactory.create(style))
+    pages = [_page(i, 1.5 * i + 0.2, 100 * i + 37 * i * i) for i in range(30)]
+    pages[10] = dataclasses.replace(pages[10], next_cursor="a-cursor-far-too-long-for-its-cell-" * 4)
+    pages[29] = _page(29, 3.0, 500, outcome=str(ErrorKind.DUPLICATE_NAME))
+    panel.set_walks([Walk("Failed attempt", pages)])
+    view, model = panel.view, panel.model
+    view.scrollTo(model.index(12, 0))
+    QApplication.processEvents()  # the new style's layout
+    assert model.index(10, 2).data(Role.CELL)[0] == model.index(10, 2).data()  # the same words
+    assert model.index(29, 1).data(Role.CELL) is None, "an offender is painted by the style"
+    first, last = view.rowAt(0), view.rowAt(view.viewport().height() - 1)
+    area = view.visualRect(model.index(first, 0)).united(view.visualRect(model.index(last, model.columnCount() - 1)))
+    for column, delegate in panel._bars.items():  # the bars in no colour: the text beside Qt's
+        view.setItemDelegateForColumn(column, _ClearBars(delegate.kind, view))
+    ours = view.viewport().grab(area).toImage()
+    default = view.itemDelegate()
+    for column in range(model.columnCount()):
+        view.setItemDelegateForColumn(column, None)
+    view.setItemDelegate(QStyledItemDelegate(view))  # Qt's own, for every cell and every role asked one by one
+    qts = view.viewport().grab(area).toImage()
+    assert isinstance(default, CellDelegate) and not ours.isNull() and ours == qts, "the same pixels, row for row"
+
+
+def test_a_repaint_of_the_timeline_asks_the_model_once_for_each_plain_cell(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # Qt's own delegate asks six or seven roles of every cell it paints, and lays its text out again: a full repaint
+    # of the timeline was most of a frame. Each plain cell is one answer now (Role.CELL or Role.BAR).
+    import catalog_inspector.ui.widgets.timeline_panel as timeline_panel
+
+    asked: list[int] = []
+
+    class Counted(timeline_panel.TimelineModel):
+        def data(self, index, role=Qt.ItemDataRole.DisplayRole):  # type: ignore[no-untyped-def]
+            asked.append(role)
+            return super().data(index, role)
+
+    monkeypatch.setattr(timeline_panel, "TimelineModel", Counted)
+    panel = _panel(qtbot)
+    panel.set_walks([Walk("Accepted catalog", [_page(i, 2.0 + i, 900 + i) for i in range(40)])])
+    view, model = panel.view, panel.model
+    QApplication.processEvents()
+    asked.clear()
+    view.viewport().repaint()
+    rows = {view.rowAt(y) for y in range(0, view.viewport().height(), 4)} - {-1}
+    cells = len(rows) * model.columnCount()
+    # (A focused cell is the style's to paint, with all its roles: Qt's delegate alone asked 510 here.)
+    assert cells > 50 and len(asked) <= 1.5 * cells, (len(asked), cells)

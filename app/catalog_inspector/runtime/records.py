@@ -60,6 +60,7 @@ class Attempt:
     live: dict[str, list[PageRecord]] = field(default_factory=dict)
     snapshot: Snapshot | None = None
     after_stale: bool = False  # started while the server said its catalog had changed
+    protocol_version: str | None = None  # the walk's connection's, once it is connected
 
     def pages_of(self, list_name: str) -> Sequence[PageRecord]:
         if self.snapshot is not None:

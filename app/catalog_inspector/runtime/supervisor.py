@@ -525,6 +525,8 @@ class ServerSupervisor(QObject):
     def _on_connected(self, worker: SessionWorker, connection: Connection) -> None:
         self.asks.serve(connection)
         if worker is self._candidate:
+            if self.attempt is not None:  # a live walk's pages are judged by its era (cache hints) as they come
+                self.attempt.protocol_version = connection.protocol_version
             self._set_state(ServerState.WALKING)
 
     def _on_page(self, list_name: str, page: PageRecord) -> None:

@@ -295,7 +295,6 @@ def _run(args: argparse.Namespace) -> int:
     assert isinstance(app, QApplication)
     app.setApplicationName("MCP Catalog Inspector")
     app.setOrganizationName(APP_NAME)
-    app.setWindowIcon(app_icon())
     app.setDesktopFileName(APP_NAME)  # Wayland: names the installed .desktop entry, where the shell takes the icon
     app.setQuitOnLastWindowClosed(False)  # we quit once every session is closed
     demo_state = _demo_state()
@@ -362,6 +361,8 @@ def _run_main_window(
         rows = window.servers.rowCount()
         probe("window", engine=engine_imported(), rows=rows, visible=window.isVisible())
         painted = process_age_ms()
+        # The icon once the window is there: the SVG renderer's first use took ~10 ms of the first frame.
+        app.setWindowIcon(app_icon())
         await load_engine(runtime)  # the walks asked for meanwhile start now; their servers start up meanwhile
         probe("engine")
         while window.pages.build_next():  # the other pages, one per turn: each is a frame's work or less

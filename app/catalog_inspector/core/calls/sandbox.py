@@ -183,10 +183,17 @@ class Sandbox:
         self._on_spawn = on_spawn
         self._on_exit = on_exit
         self._command = command if command is not None else worker_command()
-        self._lock = anyio.Lock()  # FIFO: waiting callers are served in order
+        self._lock_made: anyio.Lock | None = None
         self._worker: _Worker | None = None
         self._closed = False
         self._next_id = 0
+
+    def _lock(self) -> anyio.Lock:
+        """FIFO: waiting callers are served in order. Made on first use: the window makes two sandboxes before
+        its first frame, and anyio imports its locks' module on first use (~10 ms of that frame)."""
+        if self._lock_made is None:
+            self._lock_made = anyio.Lock()
+        return self._lock_made
 
     async def __aenter__(self) -> Sandbox:
         if self.prestart:
@@ -210,7 +217,7 @@ class Sandbox:
 
     async def start(self) -> bool:
         """Start the worker now if none runs; False if it could not be started (calls will say why)."""
-        async with self._lock:
+        async with self._lock():
             self._check_open()
             return isinstance(await self._ready_worker(), _Worker)
 
@@ -236,7 +243,7 @@ class Sandbox:
         request = await anyio.to_thread.run_sync(_encode, schema, instance, self.max_bytes)
         if isinstance(request, Validation):
             return request
-        async with self._lock:
+        async with self._lock():
             self._check_open()
             worker = await self._ready_worker()
             if isinstance(worker, Validation):
@@ -273,7 +280,7 @@ class Sandbox:
         if worker is not None and not worker.gone:
             kill_group(worker.process.pid)  # now, not after the call in flight has used up its budget
         with anyio.CancelScope(shield=True):
-            async with self._lock:  # the call in flight, if any, sees its worker die and ends
+            async with self._lock():  # the call in flight, if any, sees its worker die and ends
                 if self._worker is not None:
                     await self._discard(self._worker)
 

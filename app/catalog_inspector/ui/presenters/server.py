@@ -307,7 +307,17 @@ class ServerPresenter(QObject):
             limits = limits_for(current.spec, current.limits)
             if snapshot is None:
                 pages = attempt.pages_of(list_name)
-                walks.append(Walk(f"Live walk (started {started})", pages, live=True, kind="live", limits=limits))
+                required = hints_required(attempt.protocol_version)
+                walks.append(
+                    Walk(
+                        f"Live walk (started {started})",
+                        pages,
+                        live=True,
+                        kind="live",
+                        hints_required=required,
+                        limits=limits,
+                    )
+                )
             elif snapshot.status != "complete":
                 error = snapshot.lists[list_name].error or snapshot.error
                 kind = error.kind.heading if error else snapshot.status
@@ -493,10 +503,12 @@ class ServerPresenter(QObject):
         return True
 
     # -- following the supervisor ---------------------------------------------
-    def _walk_key(self) -> tuple[object, object, object]:
-        """What the walks offered depend on: the attempt, its outcome, the accepted catalog."""
+    def _walk_key(self) -> tuple[object, object, object, object]:
+        """What the walks offered depend on: the attempt, its era once connected (the live walk's pages are
+        judged by it), its outcome, the accepted catalog."""
         attempt = self.supervisor.attempt
-        return attempt, attempt.snapshot if attempt else None, self.supervisor.accepted
+        era = attempt.protocol_version if attempt else None
+        return attempt, era, attempt.snapshot if attempt else None, self.supervisor.accepted
 
     def _on_supervisor_state_changed(self) -> None:
         walk = self._walk_key()

@@ -10,14 +10,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRect, QRectF, Qt
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen, QStaticText, QTransform
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from catalog_inspector.ui.models.page_series import Bar
 from catalog_inspector.ui.models.roles import Role
 
-__all__ = ["BarDelegate", "bar_color", "bar_rect", "limit_pen", "limit_x"]
+__all__ = ["BarDelegate", "CellDelegate", "bar_color", "bar_rect", "limit_pen", "limit_x"]
 
 BAR_MARGIN = 3  # pixels between a bar and its cell's top and bottom edges
 ALPHA = {"latency": 110, "bytes": 55}  # of 255: behind text, a bar must not drown it
@@ -27,6 +27,10 @@ SELECTED = QStyle.StateFlag.State_Selected.value
 STYLED = SELECTED | QStyle.StateFlag.State_HasFocus.value  # cells the style paints (a highlight, a focus frame)
 ENABLED, ACTIVE = QStyle.StateFlag.State_Enabled.value, QStyle.StateFlag.State_Active.value
 TEXTS = 4096  # texts a delegate keeps laid out
+# What makes a view's cells look otherwise: its font, palette, style or direction set anew (the app's too).
+_LOOK_EVENTS = frozenset(
+    {QEvent.Type.FontChange, QEvent.Type.PaletteChange, QEvent.Type.StyleChange, QEvent.Type.LayoutDirectionChange}
+)
 
 
 def bar_rect(cell: QRect | QRectF, share: float) -> QRectF:
@@ -77,7 +81,9 @@ class _Look:
     height: int  # a line of text, as high as QTextLine says (its ascent and descent, rounded up)
     bar: QColor
     text: tuple[QColor, QColor, QColor]  # the text's colour when disabled, active, inactive
+    left_to_right: bool  # a right-to-left view's cells are the style's to paint
     texts: dict[str, tuple[QStaticText, float]] = field(default_factory=dict)  # text → laid out once, its width
+    fits: dict[tuple[str, int, int], tuple[QStaticText, float]] = field(default_factory=dict)  # … in so much room
 
     def text_of(self, text: str) -> tuple[QStaticText, float]:
         """`text` laid out in this font (a static text draws without shaping again), and its width."""
@@ -91,36 +97,49 @@ class _Look:
             found = self.texts[text] = (static, self.metrics.horizontalAdvance(text))
         return found
 
+    def fitted(self, text: str, room: int, mode: Qt.TextElideMode) -> tuple[QStaticText, float]:
+        """`text_of(text)`, elided in `mode` to `room` pixels when it is wider (a cursor: on every repaint)."""
+        key = (text, room, mode.value)
+        found = self.fits.get(key)
+        if found is None:
+            if len(self.fits) > TEXTS:
+                self.fits.clear()
+            found = self.text_of(text)
+            if found[1] > room:
+                found = self.text_of(self.metrics.elidedText(text, mode, room))
+            self.fits[key] = found
+        return found
 
-class BarDelegate(QStyledItemDelegate):
-    """Paints a Latency or Bytes cell as a bar behind its text, and the byte cap's line (Role.BAR).
 
-    Every cell in view is painted on every repaint, and a cell costs Qt a call into the model per role it asks
-    for: a plain cell (no background, regular font, neither selected nor focused: nearly all of them) is painted
-    here from one answer, its bar then its text, pixel for pixel where and as the style draws an item's text.
-    Any other cell is painted by the style, with its background first, then the bar, then the rest of the cell;
-    a selected cell's bar comes last, in the highlighted text's colour.
+class CellDelegate(QStyledItemDelegate):
+    """Paints a plain timeline cell (no background, regular font, neither selected nor focused: nearly all of them)
+    from one answer of the model (Role.CELL), its text where and as the style draws an item's text, pixel for pixel.
+
+    Every cell in view is painted on every repaint, and a cell costs Qt a call into the model per role it asks for
+    (six or seven) and the style's own layout of its text: a full repaint of the timeline took ~12 ms, most of a
+    frame. Any other cell is painted by the style, as before.
     """
 
-    def __init__(self, kind: str, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.kind = kind  # "latency" or "bytes": which colour
-        self._colors: dict[tuple[int, bool], QColor] = {}  # (the palette's cache key, selected) → the bar's colour
         self._looks: _Look | None = None
+        if parent is not None:  # its font, palette, style or direction changing makes the look anew
+            parent.installEventFilter(self)
 
-    def _color(self, palette: QPalette, selected: bool) -> QColor:
-        key = (palette.cacheKey(), selected)
-        color = self._colors.get(key)
-        if color is None:
-            if len(self._colors) > 8:  # palettes change rarely (a theme switch): keep the few in use
-                self._colors.clear()
-            color = self._colors[key] = bar_color(palette, self.kind, selected)
-        return color
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in _LOOK_EVENTS:
+            self._looks = None
+        return False
+
+    def _bar_color(self, palette: QPalette) -> QColor:
+        return QColor(0, 0, 0, 0)
 
     def _look(self, option: QStyleOptionViewItem) -> _Look:
+        look = self._looks
+        if look is not None and option.widget is self.parent():  # asked for every cell: the view's own look
+            return look
         font, palette, widget = option.font, option.palette, option.widget
         style = widget.style() if widget is not None else QApplication.style()
-        look = self._looks
         if look is None or look.font != font or look.palette_key != palette.cacheKey() or look.style is not style:
             metrics = QFontMetricsF(font)
             disabled, active, inactive = (
@@ -134,20 +153,76 @@ class BarDelegate(QStyledItemDelegate):
                 margin=style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1,
                 metrics=metrics,
                 height=math.ceil(metrics.ascent() + metrics.descent()),
-                bar=self._color(palette, False),
+                bar=self._bar_color(palette),
                 text=(disabled, active, inactive),
+                left_to_right=option.direction == Qt.LayoutDirection.LeftToRight,
             )
         return look
 
     def paint(
         self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> None:
-        bar = index.data(Role.BAR)
-        if not isinstance(bar, Bar):
+        cell = index.data(Role.CELL)
+        state = option.state.value
+        look = self._look(option)
+        if cell is None or state & STYLED or not look.left_to_right:
             super().paint(painter, option, index)
             return
+        text, right = cell
+        self._paint_text(painter, option, look, text, right, state)
+
+    def _paint_text(
+        self, painter: QPainter, option: QStyleOptionViewItem, look: _Look, text: str, right: bool, state: int
+    ) -> None:
+        """One line of text, left- or right-aligned, elided as the view elides."""
+        cell = option.rect
+        x, y, w, h = cell.x(), cell.y(), cell.width(), cell.height()
+        static, width = look.fitted(text, w - 2 * look.margin, option.textElideMode)
+        # Where QCommonStyle puts an item's text (pixel for pixel, tested): the line centred in whole pixels, the
+        # text at the margin, or right-aligned to a fraction of a pixel, as its layout places it.
+        color = look.text[0 if not state & ENABLED else 1 if state & ACTIVE else 2]
+        painter.save()
+        painter.setFont(look.font)
+        painter.setPen(color)
+        left = x + w - look.margin - width if right else x + look.margin
+        painter.drawStaticText(QPointF(left, y + (h - look.height) // 2), static)
+        painter.restore()
+
+
+class BarDelegate(CellDelegate):
+    """Paints a Latency or Bytes cell as a bar behind its text, and the byte cap's line (Role.BAR).
+
+    A plain cell is painted from one answer, its bar then its text (`CellDelegate`). Any other cell is painted by
+    the style, with its background first, then the bar, then the rest of the cell; a selected cell's bar comes
+    last, in the highlighted text's colour.
+    """
+
+    def __init__(self, kind: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.kind = kind  # "latency" or "bytes": which colour
+        self._colors: dict[tuple[int, bool], QColor] = {}  # (the palette's cache key, selected) → the bar's colour
+
+    def _color(self, palette: QPalette, selected: bool) -> QColor:
+        key = (palette.cacheKey(), selected)
+        color = self._colors.get(key)
+        if color is None:
+            if len(self._colors) > 8:  # palettes change rarely (a theme switch): keep the few in use
+                self._colors.clear()
+            color = self._colors[key] = bar_color(palette, self.kind, selected)
+        return color
+
+    def _bar_color(self, palette: QPalette) -> QColor:
+        return self._color(palette, False)
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        bar = index.data(Role.BAR)
+        if not isinstance(bar, Bar):
+            QStyledItemDelegate.paint(self, painter, option, index)
+            return
         cell, state = option.rect, option.state.value
-        if bar.plain and not state & STYLED and option.direction == Qt.LayoutDirection.LeftToRight:
+        if bar.plain and not state & STYLED and self._look(option).left_to_right:
             self._paint_plain(painter, option, bar, state)
         else:
             self._paint_styled(painter, option, index, bar_rect(cell, bar.share), bool(state & SELECTED))
@@ -166,18 +241,7 @@ class BarDelegate(QStyledItemDelegate):
         if bar.share > 0:
             length = max(1, round((w - 2) * min(bar.share, 1.0)))  # as `bar_rect`, in whole pixels
             painter.fillRect(x + 1, y + BAR_MARGIN, length, h - 2 * BAR_MARGIN, look.bar)
-        room = w - 2 * look.margin
-        static, width = look.text_of(bar.text)
-        if width > room:
-            static, width = look.text_of(look.metrics.elidedText(bar.text, option.textElideMode, room))
-        # Where QCommonStyle puts an item's text (pixel for pixel, tested): the line centred in whole pixels, the
-        # text right-aligned to a fraction of a pixel, as its layout places it.
-        color = look.text[0 if not state & ENABLED else 1 if state & ACTIVE else 2]
-        painter.save()
-        painter.setFont(look.font)
-        painter.setPen(color)
-        painter.drawStaticText(QPointF(x + w - look.margin - width, y + (h - look.height) // 2), static)
-        painter.restore()
+        self._paint_text(painter, option, look, bar.text, True, state)
 
     def _paint_styled(
         self,

@@ -38,7 +38,7 @@ from catalog_inspector.ui.models.timeline import (
 from catalog_inspector.ui.presenters.words import Walk
 from catalog_inspector.ui.widgets.column_fit import ElasticColumns
 from catalog_inspector.ui.widgets.tables import compact_table
-from catalog_inspector.ui.widgets.timeline_bars import BarDelegate
+from catalog_inspector.ui.widgets.timeline_bars import BarDelegate, CellDelegate
 from catalog_inspector.ui.widgets.timeline_chart import CHART_HEIGHT, TimelineChart
 
 __all__ = ["PageTable", "TimelinePanel", "cell_text_width"]
@@ -60,35 +60,44 @@ def cell_text_width(view: QAbstractItemView, column_width: int) -> int:
 
 
 class PageTable(QTableView):
-    """A QTableView that does not repaint what it shows when rows are appended out of view.
+    """A QTableView that repaints no more than the rows appended to it.
 
     A table repaints all of its cells on every row-count change (its delayed relayout
     updates the whole viewport): for the timeline, a ~12 ms paint for every batch of
-    pages a fast walk brings, though pages appended below a full view change nothing
-    in it but the scroll bar. `appending()` says that the next relayout is only such an
-    append; that relayout then updates the geometries (the scroll bar) and paints nothing.
+    pages a fast walk brings, though appended pages change nothing of the rows above
+    them. `appending()` says that the next relayout is only such an append; that
+    relayout then updates the geometries (the scroll bar) and paints the new rows where
+    they are in view, or nothing when they are below a full view.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._quiet = False
+        self._below = -1  # an append in view: the viewport's y from which the new rows are painted
 
     def appending(self) -> None:
-        """Rows are about to be appended: if the last row already reaches the bottom edge, they are out of view."""
+        """Rows are about to be appended: if the last row already reaches the bottom edge, they are out of view;
+        else only the new rows are painted (the rows above them stay where they are, and as they were)."""
         rows = self.model().rowCount() if self.model() is not None else 0
         if rows:
             last = rows - 1
-            self._quiet = self.rowViewportPosition(last) + self.rowHeight(last) >= self.viewport().height()
+            below = self.rowViewportPosition(last) + self.rowHeight(last)
+            self._quiet = below >= self.viewport().height()
+            self._below = below if not self._quiet and self.rowViewportPosition(last) >= 0 else -1
 
     def doItemsLayout(self) -> None:
-        if self._quiet:
-            self._quiet = False
+        if self._quiet or self._below >= 0:
+            below, self._quiet, self._below = self._below, False, -1
             self.updateGeometries()
+            if below >= 0:
+                viewport = self.viewport()
+                viewport.update(QRect(0, below, viewport.width(), viewport.height() - below))
             return
         super().doItemsLayout()
 
     def reset(self) -> None:
         self._quiet = False  # a new walk is shown: everything is painted again
+        self._below = -1
         super().reset()
 
     def update_columns(self, columns: Sequence[int]) -> None:
@@ -140,6 +149,7 @@ class TimelinePanel(QWidget):
         header.setMinimumSectionSize(MIN_SECTION)
         header.setTextElideMode(Qt.TextElideMode.ElideRight)  # a cursor's heading in a narrow pane: "Cursor s…"
         self.columns = ElasticColumns(self.view, (CURSOR, NEXT), CURSOR_WIDTH_PX, (OUTCOME,), FIXED_WIDTHS)
+        self.view.setItemDelegate(CellDelegate(self.view))  # a plain cell from one answer of the model
         self._bars = {LATENCY: BarDelegate("latency", self.view), BYTES: BarDelegate("bytes", self.view)}
         for column, delegate in self._bars.items():
             self.view.setItemDelegateForColumn(column, delegate)
@@ -236,9 +246,12 @@ class TimelinePanel(QWidget):
         self._live_batch.clear()
         walk = self._walks[index] if 0 <= index < len(self._walks) else None
         if walk is None:
-            self.model.show(())
+            reset = self.model.show(())
         else:
-            self.model.show(walk.pages, walk.related, walk.hints_required, walk.limits)
+            reset = self.model.show(walk.pages, walk.related, walk.hints_required, walk.limits)
+        if not reset:  # the same pages, as they were shown (the live walk accepted): the page chosen stays
+            self.chart.update()
+            return
         self.chart.set_current(None)
         self._show_hints()
         self._fit_outcome()
