@@ -384,3 +384,22 @@ def test_a_disabled_server_is_listed_but_starts_only_when_asked(harness: Harness
     window.refresh()
     wait_for(qtbot, lambda: disabled.state is ServerState.READY)
     assert pids_in(pidfile)
+
+
+def test_a_live_walk_is_judged_by_its_era_once_connected_and_accepted_without_a_new_timeline(
+    harness: Harness, qtbot
+) -> None:  # type: ignore[no-untyped-def]
+    # A 2026-07-28 walk's pages are judged by that revision's cache-hint rules as they come, so the accepted catalog,
+    # the same pages, is the timeline already shown (no reset: a full repaint at the end of every walk).
+    window = harness.window([demo_spec("slow", "--delay", "0.3", name="slow")])
+    supervisor = window.current.supervisor if window.current is not None else None
+    presenter = window.current
+    assert supervisor is not None and presenter is not None
+    with qtbot.waitSignal(supervisor.page_arrived, timeout=20_000):
+        pass
+    live = presenter.walks("tools")[0]
+    assert live.live and live.hints_required, "the era is known once the session is connected"
+    resets: list[bool] = []
+    timeline(window).model().modelReset.connect(lambda: resets.append(True))
+    wait_for(qtbot, lambda: supervisor.state is ServerState.READY)
+    assert presenter.walks("tools")[0].kind == "accepted" and resets == []

@@ -236,3 +236,59 @@ def test_pages_appended_below_a_full_timeline_repaint_nothing_but_rows_in_view_a
     qtbot.waitUntil(lambda: paints.count > before, timeout=5_000)
     bottom = view.indexAt(QPoint(4, view.viewport().height() - 4))
     assert bottom.row() == 69 and bottom.data() == "69"
+
+
+class _PaintRects(QObject):
+    """The rectangles a widget is asked to paint."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__(widget)
+        self.rects: list[tuple[int, int]] = []  # (top, bottom)
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.rects.append((event.rect().top(), event.rect().bottom()))
+        return False
+
+
+def test_a_page_appended_in_view_paints_its_own_row_not_the_rows_above_it(qtbot) -> None:  # type: ignore[no-untyped-def]
+    # A table repaints every cell in view when rows are added: for a live walk, a full repaint for every batch.
+    panel = TimelinePanel("pageTimeline")
+    qtbot.addWidget(panel)
+    panel.resize(540, 800)
+    panel.show()
+    qtbot.waitExposed(panel)
+    pages = [_page(n) for n in range(3)]
+    panel.set_walks([Walk("Live walk", pages, live=True, kind="live")])
+    view = panel.view
+    for _ in range(3):  # the rows laid out, the columns fitted to them
+        QApplication.processEvents()
+    assert view.viewport().height() > 6 * view.rowHeight(0), "room below the rows: no scroll bar comes"
+    above = view.rowViewportPosition(2) + view.rowHeight(2)  # the bottom of the rows already shown
+    paints = _PaintRects(view.viewport())
+    pages.append(_page(3))
+    panel.pages_added()
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 4 and bool(paints.rects), timeout=5_000)
+    QApplication.processEvents()
+    assert all(top >= above for top, _bottom in paints.rects), (paints.rects, above)
+    assert any(top <= view.rowViewportPosition(3) <= bottom for top, bottom in paints.rects), "the new row is painted"
+
+
+def test_the_live_walk_accepted_keeps_its_rows_and_the_page_chosen_without_a_reset(qtbot) -> None:  # type: ignore[no-untyped-def]
+    # The same pages, given again as the accepted catalog: nothing to lay out or paint anew.
+    panel = TimelinePanel("pageTimeline")
+    qtbot.addWidget(panel)
+    panel.show()
+    pages = [_page(n) for n in range(5)]
+    panel.set_walks([Walk("Live walk", pages, live=True, kind="live", hints_required=True)])
+    view, model = panel.view, panel.model
+    view.setCurrentIndex(model.index(3, 0))
+    names = panel.names.model().rowCount()
+    resets: list[bool] = []
+    model.modelReset.connect(lambda: resets.append(True))
+    panel.set_walks([Walk("Accepted catalog", tuple(pages), hints_required=True)])
+    assert resets == [] and view.currentIndex().row() == 3 and panel.names.model().rowCount() == names > 0
+    # Other pages (or the same judged by another revision's rules) are shown anew.
+    panel.set_walks([Walk("Accepted catalog", tuple(pages), hints_required=False)])
+    assert resets == [True]

@@ -191,11 +191,13 @@ class TimelineModel(FlatTableModel):
         """View `pages` (kept by reference); `related` page indexes hold the first copy of a duplicated key;
         `hints_required`: the walk's revision asks every page for cache hints; `limits`: the walk's budgets.
 
-        The pages already shown, given again (a live walk become the accepted catalog: the same pages) are not
-        laid out and painted again: a reset repaints every cell in view (~12 ms of the walk's last event).
+        The pages already shown, given again (a live walk become the accepted catalog: the same pages, and maybe
+        the last few the live view had not announced yet) are not laid out and painted again: a reset repaints
+        every cell in view (~12 ms of the walk's last event); pages that follow them are appended.
         Returns whether the view was reset (False: the same pages, still shown as they were)."""
         if self._same_view(pages, related, hints_required):
             self._pages = pages
+            self.sync()  # pages the live walk had not announced yet, if any: appended
             if limits != self._limits:  # the byte cap drawn across the Bytes bars may move
                 self._limits = limits
                 self._budget = self._budget_crossed()
@@ -219,12 +221,13 @@ class TimelineModel(FlatTableModel):
         return True
 
     def _same_view(self, pages: Sequence[PageRecord], related: frozenset[int], hints_required: bool) -> bool:
-        shown = self._pages
+        """Whether `pages` begin with the pages shown (the very objects), judged by the same rules."""
+        shown, count = self._pages, self._shown
         return (
-            len(pages) == self._shown == len(shown)
+            len(pages) >= count
             and related == self._related
             and hints_required == self._check.required
-            and all(new is old for new, old in zip(pages, shown, strict=True))
+            and all(pages[row] is shown[row] for row in range(count))
         )
 
     def _budget_crossed(self) -> BudgetLine | None:

@@ -32,6 +32,7 @@ from catalog_inspector.ui.models.timeline import (
     OUTCOME,
     SCOPE,
     TTL,
+    Offence,
     PageNamesModel,
     TimelineModel,
 )
@@ -228,12 +229,17 @@ class TimelinePanel(QWidget):
             self._live_batch.add(None)
 
     def _sync(self) -> None:
-        had = self.model.offence
-        warned = len(self.model.cache_issues)
-        scales = self.model.scales()
+        before = self._before()
         if self.model.waiting():  # only an append may skip the repaint
             self.view.appending()
         self.model.sync()
+        self._followed(*before)
+
+    def _before(self) -> tuple[Offence | None, int, tuple[float, float]]:
+        return self.model.offence, len(self.model.cache_issues), self.model.scales()
+
+    def _followed(self, had: Offence | None, warned: int, scales: tuple[float, float]) -> None:
+        """After pages were appended to the walk shown: its bars, its hints' warnings, the page that stopped it."""
         if self.model.scales() != scales:  # a new slowest or largest page: every bar in view changes
             self.view.update_columns(BARS)
         if len(self.model.cache_issues) != warned:
@@ -245,11 +251,13 @@ class TimelinePanel(QWidget):
     def _show(self, index: int) -> None:
         self._live_batch.clear()
         walk = self._walks[index] if 0 <= index < len(self._walks) else None
+        before = self._before()
         if walk is None:
             reset = self.model.show(())
         else:
             reset = self.model.show(walk.pages, walk.related, walk.hints_required, walk.limits)
-        if not reset:  # the same pages, as they were shown (the live walk accepted): the page chosen stays
+        if not reset:  # the pages shown, maybe with more after them (the live walk ended): the page chosen stays
+            self._followed(*before)
             self.chart.update()
             return
         self.chart.set_current(None)
