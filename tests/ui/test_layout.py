@@ -19,9 +19,11 @@ from PySide6.QtWidgets import (
     QApplication,
     QDialog,
     QLineEdit,
+    QPlainTextEdit,
     QSplitter,
     QStyle,
     QStyleOptionFrame,
+    QWidget,
 )
 
 from catalog_inspector.ui.dialogs.server import ServerDialog
@@ -80,6 +82,12 @@ def test_the_window_opens_within_the_screen_with_every_column_in_view(harness: H
     assert checks.bottom.height() < checks.top.height() / 4, "the check that lists something has the room"
     window.tabs.setCurrentWidget(window.drift_pane)
     wait_for(qtbot, lambda: not columns_in_view(window.drift_pane.view), timeout=5_000)
+    # The Call tab's raw JSON beside the form: a column to read, not a ~200 px strip.
+    window.tabs.setCurrentWidget(window.call_panel)
+    text = window.call_panel.findChild(QPlainTextEdit, "callArguments")
+    form = window.call_panel.findChild(QWidget, "callForm")
+    wait_for(qtbot, lambda: text.isVisible() and form.isVisible())
+    assert abs(text.width() - form.width()) <= 0.1 * form.width(), (text.width(), form.width())  # was ~200 of ~550
 
 
 def test_a_timeline_shown_again_starts_at_its_first_column(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]

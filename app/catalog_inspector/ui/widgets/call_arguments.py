@@ -111,7 +111,11 @@ class ArgumentsEditor(QWidget):
         views = QSplitter(Qt.Orientation.Horizontal, self)
         views.addWidget(self.form)
         views.addWidget(self.text)
-        views.setSizes([400, 220])  # the form needs the room; the JSON is a glance
+        # Side by side, sharing the room: the JSON is read as much as the form is filled in (fixed 400/220
+        # pixels left it a ~200 px column in any window), and both grow with the window.
+        views.setStretchFactor(0, 1)
+        views.setStretchFactor(1, 1)
+        views.setSizes([500, 500])
         self.summary = plain_label(face.summary, self)
         self.messages = QTableWidget(0, 3, self)
         self.messages.setObjectName(face.messages)
