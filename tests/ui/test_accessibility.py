@@ -179,6 +179,8 @@ def fill_every_page(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyp
     for name in ("resource_templates", "prompts"):
         pane = window.list_panes[name]
         window.tabs.setCurrentWidget(pane)
+        # The pages behind the tree follow a new catalog a turn later (`WindowPages.follow`): its items first.
+        wait_for(qtbot, lambda pane=pane: pane.model.rowCount() > 0)  # type: ignore[misc]
         pane.table.setCurrentIndex(pane.model.index(0, 0))
     wait_for(qtbot, lambda: bool(window.list_panes["resource_templates"].request.fields))
     wait_for(qtbot, lambda: bool(window.list_panes["prompts"].request.fields))
