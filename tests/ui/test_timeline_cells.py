@@ -187,16 +187,18 @@ def test_the_names_model_passes_the_model_tester_and_marks_a_same_page_duplicate
 
 
 class _Paints(QObject):
-    """Counts the paint events a widget gets."""
+    """Counts the paint events a widget gets, and keeps the rows of pixels each was asked to paint."""
 
     def __init__(self, widget: QWidget) -> None:
         super().__init__(widget)
         self.count = 0
+        self.rects: list[tuple[int, int]] = []  # (top, bottom)
         widget.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Paint:
             self.count += 1
+            self.rects.append((event.rect().top(), event.rect().bottom()))
         return False
 
 
@@ -238,20 +240,6 @@ def test_pages_appended_below_a_full_timeline_repaint_nothing_but_rows_in_view_a
     assert bottom.row() == 69 and bottom.data() == "69"
 
 
-class _PaintRects(QObject):
-    """The rectangles a widget is asked to paint."""
-
-    def __init__(self, widget: QWidget) -> None:
-        super().__init__(widget)
-        self.rects: list[tuple[int, int]] = []  # (top, bottom)
-        widget.installEventFilter(self)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Paint:
-            self.rects.append((event.rect().top(), event.rect().bottom()))
-        return False
-
-
 def test_a_page_appended_in_view_paints_its_own_row_not_the_rows_above_it(qtbot) -> None:  # type: ignore[no-untyped-def]
     # A table repaints every cell in view when rows are added: for a live walk, a full repaint for every batch.
     panel = TimelinePanel("pageTimeline")
@@ -266,7 +254,7 @@ def test_a_page_appended_in_view_paints_its_own_row_not_the_rows_above_it(qtbot)
         QApplication.processEvents()
     assert view.viewport().height() > 6 * view.rowHeight(0), "room below the rows: no scroll bar comes"
     above = view.rowViewportPosition(2) + view.rowHeight(2)  # the bottom of the rows already shown
-    paints = _PaintRects(view.viewport())
+    paints = _Paints(view.viewport())
     pages.append(_page(3))
     panel.pages_added()
     qtbot.waitUntil(lambda: panel.model.rowCount() == 4 and bool(paints.rects), timeout=5_000)

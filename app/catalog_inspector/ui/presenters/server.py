@@ -306,18 +306,9 @@ class ServerPresenter(QObject):
             snapshot = attempt.snapshot
             limits = limits_for(current.spec, current.limits)
             if snapshot is None:
-                pages = attempt.pages_of(list_name)
-                required = hints_required(attempt.protocol_version)
-                walks.append(
-                    Walk(
-                        f"Live walk (started {started})",
-                        pages,
-                        live=True,
-                        kind="live",
-                        hints_required=required,
-                        limits=limits,
-                    )
-                )
+                pages, required = attempt.pages_of(list_name), hints_required(attempt.protocol_version)
+                label = f"Live walk (started {started})"
+                walks.append(Walk(label, pages, live=True, kind="live", hints_required=required, limits=limits))
             elif snapshot.status != "complete":
                 error = snapshot.lists[list_name].error or snapshot.error
                 kind = error.kind.heading if error else snapshot.status
