@@ -160,7 +160,10 @@ async def walk_until_signalled(spec: ServerSpec, limits: Limits, work: PageWork 
             snapshot, name = await until_signalled(worker.walk_once, worker.faults.quit_soon)
         finally:
             if work is not None:
-                work.walked(wanted=snapshot is not None and snapshot.status == "complete")
+                wanted = snapshot is not None and snapshot.status == "complete"
+                work.walked(wanted)
+                if not wanted:  # nothing is derived from it: not even the token table's load is waited for
+                    group.cancel_scope.cancel()
     if snapshot is not None:
         return snapshot
     return failed_snapshot(stopped(name, "the walk"), source_of(spec), started, pages=pages)
