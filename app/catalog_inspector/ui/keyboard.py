@@ -47,7 +47,9 @@ if TYPE_CHECKING:
 __all__ = [
     "QT_KEYS",
     "TAB_BAR_AFTER_FIRST_PAGE",
+    "add_open_tool_action",
     "build_call_menu",
+    "build_file_menu",
     "build_view_menu",
     "chain",
     "focus_first",
@@ -55,6 +57,7 @@ __all__ = [
     "in_layout_order",
     "keys_of",
     "menu_path_actions",
+    "open_tool",
     "plain_text",
     "press_banner_button",
     "shortcut_rows",
@@ -269,6 +272,40 @@ def _add(menu: QMenu, window: QWidget, key: str, text: str, keys: str, run: Call
     menu.addAction(action)
     window.addAction(action)  # the shortcut works wherever the focus is in the window
     return action
+
+
+def build_file_menu(window: MainWindow, menu: QMenu) -> dict[str, QAction]:
+    """File: refresh (F5), cancel the walk (Esc), export (Ctrl+E), the banner's button (Ctrl+R), quit (Ctrl+Q); by
+    key ("refresh", "cancel", "export", "retry", "quit"). Object names `fileAction:<key>`."""
+    rows: tuple[tuple[str, str, str, Callable[[], object]], ...] = (
+        ("refresh", "&Refresh", "F5", window.refresh),
+        ("cancel", "&Cancel walk", "Esc", window.cancel),
+        ("export", "&Export snapshot…", "Ctrl+E", lambda: window.export_snapshot()),  # not `checked` as a path
+        ("retry", "Re&try (the banner's button)", "Ctrl+R", lambda: press_banner_button(window)),
+        ("quit", "&Quit", "Ctrl+Q", window.close),
+    )
+    return {key: _add(menu, window, f"fileAction:{key}", text, keys, run) for key, text, keys, run in rows}
+
+
+def add_open_tool_action(window: MainWindow) -> QAction:
+    """Enter on a tool opens it in the Call tab, the focus in its form, as a double click opens it (a shortcut of
+    the tree's: `activated` is a single click where the desktop opens items with one)."""
+    tree = window.tools_pane.tree
+    action = QAction("Open in the Call tab", tree)
+    action.setObjectName("openToolAction")
+    action.setShortcuts([QKeySequence(Qt.Key.Key_Return), QKeySequence(Qt.Key.Key_Enter)])
+    action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+    action.triggered.connect(lambda: open_tool(window))
+    tree.addAction(action)
+    return action
+
+
+def open_tool(window: MainWindow) -> None:
+    """The chosen tool in the Call tab, the focus in its form (or on Send when it takes no arguments)."""
+    presenter = window.presenter
+    if presenter is not None and presenter.call.tool is not None:
+        window.tabs.setCurrentWidget(window.call_panel)
+        window.call_panel.focus_arguments()
 
 
 def build_view_menu(window: MainWindow, menu: QMenu) -> dict[str, QAction]:

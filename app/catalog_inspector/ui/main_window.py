@@ -13,10 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QByteArray, QItemSelection, QRect, QSettings, QSize, Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QListView,
     QMainWindow,
     QMessageBox,
     QPlainTextEdit,
@@ -31,7 +30,6 @@ from catalog_inspector.core.catalog import LIST_KINDS, LIST_NAMES, Which
 from catalog_inspector.core.config import ConfigStore, EntryProblem
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime.messages import Message
-from catalog_inspector.ui import theme
 from catalog_inspector.ui.accessible import describe
 from catalog_inspector.ui.announcer import Announcer
 from catalog_inspector.ui.batch import Batcher
@@ -39,16 +37,17 @@ from catalog_inspector.ui.export_action import SnapshotExport
 from catalog_inspector.ui.help_menu import build_help_menu
 from catalog_inspector.ui.keyboard import (
     TAB_BAR_AFTER_FIRST_PAGE,
+    add_open_tool_action,
     build_call_menu,
+    build_file_menu,
     build_view_menu,
     follow_layout,
-    press_banner_button,
 )
-from catalog_inspector.ui.models.server_list import ServerListModel
 from catalog_inspector.ui.presenters import AppPresenter, Banner, ServerPresenter
 from catalog_inspector.ui.server_menu import ServerMenu
 from catalog_inspector.ui.signin import link_text, sign_in_opened_words
-from catalog_inspector.ui.widgets.labels import ElidedLabel, plain_label
+from catalog_inspector.ui.widgets.labels import ElidedLabel
+from catalog_inspector.ui.widgets.sidebar import ServerSidebar
 from catalog_inspector.ui.widgets.sign_in import open_in_browser
 from catalog_inspector.ui.widgets.status_banner import StatusBanner
 from catalog_inspector.ui.widgets.tools_pane import ToolsPane
@@ -124,25 +123,10 @@ class MainWindow(QMainWindow):
 
     # -- construction ---------------------------------------------------------
     def _build(self, notice: str) -> None:
-        self.servers = ServerListModel(self.app, self)
-        self.server_list = QListView(self)
-        self.server_list.setObjectName("serverList")
-        self.server_list.setModel(self.servers)
-        self.server_list.setSpacing(2)
+        sidebar = ServerSidebar(self.app, notice, self)
+        self.servers, self.server_list, self.notice = sidebar.servers, sidebar.view, sidebar.notice
         self.server_list.selectionModel().selectionChanged.connect(self._on_server_list_selection_changed)
-        self.notice = plain_label("configNotice", self, wrap=False)
-        self.notice.setWordWrap(True)
-        self.notice.setMargin(6)
-        theme.themed_style(
-            self.notice, lambda: theme.frame_style("QLabel#configNotice", theme.NOTICE, theme.NOTICE_LINE)
-        )
-        self.notice.setText(notice)
-        self.notice.setVisible(bool(notice))
-        sidebar = QWidget(self)
-        side = QVBoxLayout(sidebar)
-        side.setContentsMargins(0, 0, 0, 0)
-        side.addWidget(self.notice)
-        side.addWidget(self.server_list)
+        self.sidebar = sidebar
 
         self.title = ElidedLabel("serverTitle", self)
         font = self.title.font()
@@ -178,14 +162,7 @@ class MainWindow(QMainWindow):
         self.tools_pane.filter.textChanged.connect(self._on_tool_filter_text_changed)
         self.tools_pane.tool_selected.connect(self._on_tool_selected)
         self.tools_pane.tree.doubleClicked.connect(self._on_tree_double_clicked)
-        # Enter on a tool opens it, as a double click does (a shortcut of the tree's: `activated` is a single click
-        # where the desktop opens items with one).
-        self.open_tool_action = QAction("Open in the Call tab", self.tools_pane.tree)
-        self.open_tool_action.setObjectName("openToolAction")
-        self.open_tool_action.setShortcuts([QKeySequence(Qt.Key.Key_Return), QKeySequence(Qt.Key.Key_Enter)])
-        self.open_tool_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        self.open_tool_action.triggered.connect(self._on_open_tool_action_triggered)
-        self.tools_pane.tree.addAction(self.open_tool_action)
+        self.open_tool_action = add_open_tool_action(self)  # Enter on a tool opens it, as a double click does
         self.tools_pane.timeline.walk_chosen.connect(lambda kind: self.choose_walk("tools", kind))
         # A server may flood stderr: lines reach the pane in batches, at most LOG_BATCH per batch.
         self._log_batch: Batcher[str] = Batcher(self._append_log, LOG_BATCH_MS, keep_last=LOG_BATCH, parent=self)
@@ -213,22 +190,7 @@ class MainWindow(QMainWindow):
         self.announcer = Announcer(self.app, self.statusBar(), self)
 
     def _build_menu(self) -> None:
-        menu = self.menuBar().addMenu("&File")
-        self.file_actions: dict[str, QAction] = {}
-        for key, text, shortcut, slot in (
-            ("refresh", "&Refresh", QKeySequence(Qt.Key.Key_F5), self.refresh),
-            ("cancel", "&Cancel walk", QKeySequence(Qt.Key.Key_Escape), self.cancel),
-            ("export", "&Export snapshot…", QKeySequence("Ctrl+E"), self._on_export_triggered),
-            ("retry", "Re&try (the banner's button)", QKeySequence("Ctrl+R"), lambda: press_banner_button(self)),
-            ("quit", "&Quit", QKeySequence("Ctrl+Q"), self.close),
-        ):
-            action = QAction(text, self)
-            action.setObjectName(f"fileAction:{key}")
-            action.setShortcut(shortcut)
-            action.triggered.connect(slot)
-            menu.addAction(action)
-            self.addAction(action)
-            self.file_actions[key] = action
+        self.file_actions = build_file_menu(self, self.menuBar().addMenu("&File"))
         self._update_file_actions()
         self.server_menu = ServerMenu(
             self, self.app, self.menuBar().addMenu("&Servers"), self._selected_name, self.select_server, self.sign_out
@@ -320,9 +282,6 @@ class MainWindow(QMainWindow):
     def export_snapshot(self, path: Path | None = None, which: Which | None = None) -> bool:
         """File ▸ Export snapshot for the selected server (see `SnapshotExport.export`)."""
         return self.exporter.export(path, which)
-
-    def _on_export_triggered(self) -> None:
-        self.export_snapshot()
 
     def _on_tool_filter_text_changed(self, text: str) -> None:
         if self._presenter is not None:
@@ -441,8 +400,7 @@ class MainWindow(QMainWindow):
 
     def set_notice(self, notice: str) -> None:
         """What the sidebar says about the configuration (empty: nothing to say)."""
-        self.notice.setText(notice)
-        self.notice.setVisible(bool(notice))
+        self.sidebar.set_notice(notice)
 
     def _bind(self, presenter: ServerPresenter) -> None:
         self._unbind()
@@ -561,12 +519,6 @@ class MainWindow(QMainWindow):
         if self._presenter is not None and self._presenter.call.tool is not None:
             self.tabs.setCurrentWidget(self.call_panel)
 
-    def _on_open_tool_action_triggered(self) -> None:
-        """Enter on a tool opens it in the Call tab, the focus in its form (or on Send when it takes no arguments)."""
-        if self._presenter is not None and self._presenter.call.tool is not None:
-            self.tabs.setCurrentWidget(self.call_panel)
-            self.call_panel.focus_arguments()
-
     def _on_banner_retry_clicked(self) -> None:
         if self.banner.state == "entry":
             self.edit_server()
@@ -611,16 +563,8 @@ class MainWindow(QMainWindow):
         size = (self.size() if self._restored else DEFAULT_SIZE).boundedTo(room)
         self.resize(size)
         if not self._restored:
-            sidebar = min(max(self._sidebar_need(), SIDEBAR[0]), SIDEBAR[1])
+            sidebar = min(max(self.sidebar.need(), SIDEBAR[0]), SIDEBAR[1])
             self.splitter.setSizes([sidebar, size.width() - sidebar - self.splitter.handleWidth()])
-
-    def _sidebar_need(self) -> int:
-        """The width the server list needs to show its lines whole (at most SIDEBAR's widest, measured per row)."""
-        view = self.server_list
-        rows = min(self.servers.rowCount(), 200)
-        text = max((view.sizeHintForIndex(self.servers.index(row)).width() for row in range(rows)), default=0)
-        bar = view.verticalScrollBar().sizeHint().width()
-        return text + 2 * (view.frameWidth() + view.spacing()) + bar
 
     def _restore(self) -> None:
         geometry = self.settings.value("geometry")
