@@ -79,13 +79,15 @@ def harness(qtbot, qloop, tmp_path: Path) -> Iterator[Harness]:  # type: ignore[
 
 
 def shown(window: MainWindow, state: ServerState = ServerState.READY) -> bool:
-    """The selected server is in `state` and the window shows its accepted catalog (published with its report)."""
+    """The selected server is in `state` and the window shows its accepted catalog (published with its report),
+    on the tree and on the pages behind it (they follow a turn later)."""
     presenter = window.current
     return (
         presenter is not None
         and presenter.supervisor.state is state
         and presenter.catalog is not None
         and presenter.catalog is presenter.supervisor.accepted
+        and not window.pages.following
     )
 
 

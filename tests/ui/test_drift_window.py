@@ -250,8 +250,7 @@ def test_a_refresh_after_a_stale_mark_says_whether_anything_changed(harness: Har
 
 def test_the_reach_tab_shows_what_first_page_hosts_miss_and_cross_server_collisions(harness: Harness, qtbot) -> None:  # type: ignore[no-untyped-def]
     window = harness.window([demo_spec("normal", name="one"), demo_spec("single", name="two")])
-    wait_for(qtbot, lambda: shown(window))
-    wait_for(qtbot, lambda: reported(window))
+    wait_for(qtbot, lambda: reported(window) and shown(window))
     summary = window.findChild(QLabel, "firstPageSummary").text()
     assert "sees 1 of 3 tools" in summary
     hidden = window.findChild(QTableView, "firstPageView").model()

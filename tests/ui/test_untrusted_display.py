@@ -317,6 +317,7 @@ def call(window: MainWindow, qtbot, name: str, audit: Audit) -> None:  # type: i
     CHECKED[name[:40]] = (
         (checked.failure.value if checked.failure else None, len(checked.problems)) if checked else None
     )
+    audit.walk([panel])  # the problems as they are listed now: a later check (after the call) may list none
     panel.editor.send_anyway.setChecked(True)
     assert panel.presenter.supervisor is not None
     with qtbot.waitSignal(panel.presenter.supervisor.call_finished, timeout=30_000):

@@ -191,6 +191,11 @@ class WindowPages(LazyTabs):
             self._scheduled = True
             QTimer.singleShot(0, self.tabs, self.bring_up_to_date)
 
+    @property
+    def following(self) -> bool:
+        """The pages are to follow a change of the selected server a turn from now (`follow`)."""
+        return self._scheduled
+
     def follow_details(self) -> None:
         """The selected server's details changed: shown now, or with the catalog's pages when they are due."""
         self.follow(catalog=False, at_once=not self._scheduled)

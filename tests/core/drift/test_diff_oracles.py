@@ -29,7 +29,7 @@ from catalog_inspector.core.drift.diff import (
 )
 from catalog_inspector.core.drift.severity import classify, segments
 from tests.core.drift.diff_cases import BREAKING, INFO
-from tests.core.drift.test_diff_properties import PROMPTS, SCHEMAS, item_pairs, mutated
+from tests.core.drift.test_diff_properties import PROMPTS, SCHEMAS, item_pairs, mutated, schemas_over
 
 Op = tuple[str, str, str, Any, Any]  # field, pointer, op, old, new
 
@@ -84,6 +84,8 @@ def _ops(list_name: str, old: dict[str, Any], new: dict[str, Any], compared_leve
 
 
 LEVELS = st.sampled_from([0, 1, 2, 5, engine.COMPARED_LEVELS])
+# A sibling only has to differ from its neighbours: small schemas (twelve levels of full ones took 20 s a run).
+SIBLINGS = st.recursive(st.booleans() | schemas_over(st.just({})), schemas_over, max_leaves=3)
 
 
 @settings(deadline=None, max_examples=300)
@@ -102,7 +104,7 @@ def deep_pairs(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
     leaf: Any = draw(SCHEMAS)
     old = leaf
     for level in range(depth):
-        siblings = draw(st.dictionaries(st.sampled_from(["a", "b", "c"]), SCHEMAS, max_size=3))
+        siblings = draw(st.dictionaries(st.sampled_from(["a", "b", "c"]), SIBLINGS, max_size=3))
         old = {"type": "object", "properties": {**siblings, f"down{level}": old}}
     new = mutated(draw, old, top=True)
     return {"name": "t", "inputSchema": old}, {"name": "t", "inputSchema": new}

@@ -35,7 +35,7 @@ TYPES = st.sampled_from(["string", "integer", "number", "boolean", "object", "ar
 NAMES = st.sampled_from(["x", "y", "z", "a/b", "q~"])
 
 
-def _schemas(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any]]:
+def schemas_over(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any]]:
     return st.fixed_dictionaries(
         {},
         optional={
@@ -56,7 +56,7 @@ def _schemas(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, Any]]
     )
 
 
-SCHEMAS = st.recursive(st.booleans() | _schemas(st.just({})), _schemas, max_leaves=12)
+SCHEMAS = st.recursive(st.booleans() | schemas_over(st.just({})), schemas_over, max_leaves=12)
 HINTS = st.fixed_dictionaries(
     {},
     optional={
