@@ -7,6 +7,7 @@ exits as the server does and with its status."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -21,6 +22,7 @@ import pytest
 
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import Limits
+from catalog_inspector.core import processes
 from catalog_inspector.core.processes import (
     ProcessRegistry,
     ServerTree,
@@ -292,3 +294,44 @@ async def test_the_apps_last_resort_kills_a_live_servers_classic_daemon(tmp_path
     finally:
         await tree.kill()
         await reap(process)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("how", ["cancel scope", "task.cancel()"])
+async def test_a_start_cancelled_before_the_reapers_line_was_read_leaves_no_daemon(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """The app quit before its loop read the reaper's line (a loaded machine's start-up: over a second), and the
+    server had made its daemon by then: killing the reaper's group would miss it, and the reaper, killed, could not
+    kill it any more. The quitting app's supervisor cancels its tasks the asyncio way, which no shield holds off."""
+    pidfile = tmp_path / "pids"
+    pidfile.touch()
+    daemonized = anyio.Event()
+
+    async def read_too_late(fd: int) -> bytes:
+        try:
+            with anyio.fail_after(30):
+                while not pids_in(pidfile):
+                    await anyio.sleep(0.01)
+            daemonized.set()
+            await anyio.sleep_forever()
+        finally:
+            os.close(fd)
+        return b""
+
+    monkeypatch.setattr(processes, "_reaper_status", read_too_late)
+    adopt_orphans()  # as the stdio transport does before every spawn
+    if how == "cancel scope":
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_spawn, _DAEMON_THEN_SERVE, str(pidfile), "0")
+            await daemonized.wait()
+            tg.cancel_scope.cancel()
+    else:
+        task = asyncio.ensure_future(_spawn(_DAEMON_THEN_SERVE, str(pidfile), "0"))
+        await daemonized.wait()
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+    [daemon] = pids_in(pidfile)
+    assert_all_gone([daemon])
+

@@ -1,7 +1,8 @@
-"""A process started by `subprocess.Popen` before any event loop ran, spoken to as an `anyio.abc.Process`.
+"""A process started by `subprocess.Popen`, spoken to as an `anyio.abc.Process`.
 
-The command line starts its stdio server before it imports the SDK (see
-`core.processes.start_early`), when there is no event loop yet to start it under.
+Every stdio server is started this way (`core.processes`): at once, never halfway
+through an await that a cancellation could cut (see `_spawn` there); the command
+line's head start (`core.processes.start_early`) before any event loop runs too.
 The transport needs what `anyio.open_process` gives: byte streams over the three
 pipes, the exit status, signals. This is that, over the raw pipe descriptors
 (non-blocking, woken by the loop's readiness callbacks) and a pidfd for the exit.

@@ -115,7 +115,6 @@ async def open_server_process(
     Raises:
         OSError: the server could not be started (missing command, no permission, bad cwd).
     """
-    pipe = subprocess.PIPE
     reaper = _reaper_command()
     early = _claim(command, env, cwd)
     if early is not None:
@@ -124,11 +123,7 @@ async def open_server_process(
     elif reaper is not None:
         status_read, status_write = os.pipe()
         try:
-            process = await anyio.open_process(
-                _under_reaper(reaper, status_write, command),
-                stdin=pipe, stdout=pipe, stderr=pipe, env=env, cwd=cwd, start_new_session=True,
-                pass_fds=(status_write,),
-            )  # fmt: skip
+            process = _spawn(_under_reaper(reaper, status_write, command), env, cwd, pass_fds=(status_write,))
         except BaseException:
             os.close(status_read)
             raise
@@ -139,10 +134,26 @@ async def open_server_process(
         if server_pid is not None:
             return process, server_pid
         # The reaper could not run here (no prctl, an interpreter that does not start): start the server alone.
-    process = await anyio.open_process(
-        command, stdin=pipe, stdout=pipe, stderr=pipe, env=env, cwd=cwd, start_new_session=True
+    return _spawn(command, env, cwd), None
+
+
+def _spawn(command: list[str], env: dict[str, str], cwd: str | None, pass_fds: tuple[int, ...] = ()) -> PopenProcess:
+    """The process, started now, with a pipe for each stdio stream, in a session of its own.
+
+    Not `anyio.open_process`: on asyncio that is the same Popen, then a wait for the loop to connect the pipes,
+    and cancelled in that wait (the app quitting while its loop is busy: seen taking seconds) it SIGKILLs the
+    process alone. A server's daemon made by then, in a session of its own, would outlive us. Started here, the
+    process is the caller's at once, and a cancellation at its next wait ends the whole tree (`_end`)."""
+    return PopenProcess(_popen(command, env, cwd, pass_fds))
+
+
+def _popen(
+    command: list[str], env: dict[str, str], cwd: str | None, pass_fds: tuple[int, ...]
+) -> subprocess.Popen[bytes]:
+    pipe = subprocess.PIPE
+    return subprocess.Popen(
+        command, stdin=pipe, stdout=pipe, stderr=pipe, env=env, cwd=cwd, start_new_session=True, pass_fds=pass_fds
     )
-    return process, None
 
 
 def _under_reaper(reaper: list[str], status_write: int, command: list[str]) -> list[str]:
@@ -198,13 +209,8 @@ def start_early(command: list[str], *, env: dict[str, str], cwd: str | None) -> 
         return False
     adopt_orphans()  # before the spawn, as for every server: its orphans must come to us
     status_read, status_write = os.pipe()
-    pipe = subprocess.PIPE
     try:
-        popen = subprocess.Popen(
-            _under_reaper(reaper, status_write, command),
-            stdin=pipe, stdout=pipe, stderr=pipe, env=env, cwd=cwd, start_new_session=True,
-            pass_fds=(status_write,),
-        )  # fmt: skip
+        popen = _popen(_under_reaper(reaper, status_write, command), env, cwd, (status_write,))
     except (OSError, ValueError):  # a bad cwd, say: the usual start reports it, in its words
         os.close(status_read)
         return False
@@ -259,8 +265,10 @@ async def _reaper_status(fd: int) -> bytes:
 
 
 async def _end(process: anyio.abc.Process) -> None:
+    """End a reaper whose server nobody holds yet, and the server's whole tree: a daemon it made already is in
+    a session of its own, out of the reaper's group, and the reaper killed cannot kill it any more."""
     with anyio.CancelScope(shield=True):
-        kill_group(process.pid)
+        await ServerTree(process.pid).kill()
         await reap(process)
 
 
