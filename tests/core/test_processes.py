@@ -20,9 +20,9 @@ import anyio
 import anyio.abc
 import pytest
 
+from catalog_inspector.core import processes
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import Limits
-from catalog_inspector.core import processes
 from catalog_inspector.core.processes import (
     ProcessRegistry,
     ServerTree,
@@ -334,4 +334,3 @@ async def test_a_start_cancelled_before_the_reapers_line_was_read_leaves_no_daem
             await task
     [daemon] = pids_in(pidfile)
     assert_all_gone([daemon])
-
