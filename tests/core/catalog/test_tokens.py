@@ -73,20 +73,27 @@ def test_known_counts() -> None:
     assert count_texts(["", "hello world", "<|endoftext|>"]) == [0, 2, 7]  # a special token in text is plain text
 
 
-def test_counting_needs_no_network(tmp_path) -> None:
+def test_counting_needs_no_network_and_keeps_no_python_copy_of_the_table(tmp_path) -> None:
     # A fresh interpreter where every socket fails and tiktoken's cache is empty: the table must come from the package.
+    # Once loaded, the table lives in tiktoken's Rust core alone: the 25 MB of Python objects it was built from are
+    # gone (a 10,000-tool snapshot's peak memory).
     script = (
-        "import socket\n"
+        "import gc, socket, tracemalloc\n"
         "def refuse(*a, **k): raise OSError('network is off in this test')\n"
         "socket.socket = refuse; socket.create_connection = refuse; socket.getaddrinfo = refuse\n"
         "from catalog_inspector.core.catalog.tokens import count_texts\n"
+        "tracemalloc.start()\n"
         "print(count_texts(['hello world', 'Ünïcödé ✓']))\n"
+        "gc.collect()\n"
+        "print(tracemalloc.get_traced_memory()[0])\n"
     )
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT / "app"), "TIKTOKEN_CACHE_DIR": str(tmp_path)}
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip().startswith("[2, ")
+    counts, kept = proc.stdout.split()[:-1], int(proc.stdout.split()[-1])
+    assert " ".join(counts).startswith("[2, ")
     assert list(tmp_path.iterdir()) == []  # nothing was cached (nothing fetched)
+    assert kept < 4_000_000, f"{kept:,} bytes of Python objects kept after the load"
 
 
 def test_a_tool_counts_what_a_host_sends() -> None:
