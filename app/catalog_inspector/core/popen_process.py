@@ -1,6 +1,6 @@
 """A process started by `subprocess.Popen`, spoken to as an `anyio.abc.Process`.
 
-Every stdio server is started this way (`core.processes`): at once, never halfway
+Every stdio server on POSIX is started this way (`core.processes`): at once, never halfway
 through an await that a cancellation could cut (see `_spawn` there); the command
 line's head start (`core.processes.start_early`) before any event loop runs too.
 The transport needs what `anyio.open_process` gives: byte streams over the three

@@ -123,7 +123,7 @@ async def open_server_process(
     elif reaper is not None:
         status_read, status_write = os.pipe()
         try:
-            process = _spawn(_under_reaper(reaper, status_write, command), env, cwd, pass_fds=(status_write,))
+            process = await _spawn(_under_reaper(reaper, status_write, command), env, cwd, (status_write,))
         except BaseException:
             os.close(status_read)
             raise
@@ -134,16 +134,22 @@ async def open_server_process(
         if server_pid is not None:
             return process, server_pid
         # The reaper could not run here (no prctl, an interpreter that does not start): start the server alone.
-    return _spawn(command, env, cwd), None
+    return await _spawn(command, env, cwd), None
 
 
-def _spawn(command: list[str], env: dict[str, str], cwd: str | None, pass_fds: tuple[int, ...] = ()) -> PopenProcess:
+async def _spawn(
+    command: list[str], env: dict[str, str], cwd: str | None, pass_fds: tuple[int, ...] = ()
+) -> anyio.abc.Process:
     """The process, started now, with a pipe for each stdio stream, in a session of its own.
 
-    Not `anyio.open_process`: on asyncio that is the same Popen, then a wait for the loop to connect the pipes,
-    and cancelled in that wait (the app quitting while its loop is busy: seen taking seconds) it SIGKILLs the
-    process alone. A server's daemon made by then, in a session of its own, would outlive us. Started here, the
-    process is the caller's at once, and a cancellation at its next wait ends the whole tree (`_end`)."""
+    On POSIX not `anyio.open_process`: on asyncio that is the same Popen, then a wait for the loop to connect the
+    pipes, and cancelled in that wait (the app quitting while its loop is busy: seen taking seconds) it SIGKILLs the
+    process alone. A server's daemon made by then, in a session of its own, would outlive us. Started here, with
+    no await before it returns, the process is the caller's at once, and a cancellation at its next wait ends the
+    whole tree (`_end`). Windows has no readiness for pipes (`PopenProcess` needs it), and no sessions to leave."""
+    if sys.platform == "win32":
+        pipe = subprocess.PIPE
+        return await anyio.open_process(command, stdin=pipe, stdout=pipe, stderr=pipe, env=env, cwd=cwd)
     return PopenProcess(_popen(command, env, cwd, pass_fds))
 
 
