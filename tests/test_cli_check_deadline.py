@@ -130,6 +130,7 @@ def _cpu_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])  # utime + stime
 
 
+@pytest.mark.long
 def test_a_comparison_that_outlasts_the_deadline_ends_check_with_exit_4_timeout(tmp_path: Path) -> None:
     """The comparison is made to outlast the deadline by stopping the process (SIGSTOP) while it compares;
     the alarm that ends it is seen pending before the process goes on (SIGCONT)."""

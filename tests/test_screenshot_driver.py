@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from PySide6.QtGui import QImage
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,6 +32,7 @@ def run_driver(tmp_path: Path, *options: str) -> tuple[subprocess.CompletedProce
     return proc, out
 
 
+@pytest.mark.long
 def test_the_driver_takes_the_three_pictures_of_the_bundled_demo_set(tmp_path: Path) -> None:
     proc, out = run_driver(tmp_path)
     assert proc.returncode == 0, proc.stderr[-4000:]
@@ -41,6 +43,7 @@ def test_the_driver_takes_the_three_pictures_of_the_bundled_demo_set(tmp_path: P
     assert not (out / DARK).exists()
 
 
+@pytest.mark.long
 def test_the_driver_takes_the_dark_picture_in_a_dark_palette(tmp_path: Path) -> None:
     proc, out = run_driver(tmp_path, "--dark")
     assert proc.returncode == 0, proc.stderr[-4000:]

@@ -138,6 +138,7 @@ def test_each_dialog_of_the_window_fits_the_screen(harness: Harness, qtbot) -> N
             dialog.close()
 
 
+@pytest.mark.long
 @pytest.mark.skipif(bool(SCALE), reason="this is the run at twice the scale")
 def test_the_layout_holds_at_twice_the_scale() -> None:
     """The tests above once more in a process of their own, with QT_SCALE_FACTOR=2 (device pixel ratio 2)."""

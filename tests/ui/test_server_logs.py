@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QPlainTextEdit
 
@@ -100,6 +101,7 @@ def test_hostile_messages_are_plain_visible_text_and_bounded(harness: Harness, q
     assert HOSTILE not in call_logs(panel).toPlainText()
 
 
+@pytest.mark.long
 def test_a_flood_of_10000_messages_in_a_call_keeps_the_window_responsive_and_bounded(  # type: ignore[no-untyped-def]
     harness: Harness, qtbot
 ) -> None:

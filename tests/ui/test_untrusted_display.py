@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from PySide6.QtCore import (
@@ -365,6 +366,7 @@ def audit_open_dialog(audit: Audit, window: MainWindow, qtbot) -> None:  # type:
     assert len(opened) == 1 and isinstance(opened[0], QInputDialog), "the dialog opened and was audited"
 
 
+@pytest.mark.long
 def test_hostile_server_text_is_plain_bounded_and_visible_in_every_widget(
     harness: Harness, qtbot, tmp_path: Path
 ) -> None:  # type: ignore[no-untyped-def]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -110,6 +111,7 @@ def deep_pairs(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
     return {"name": "t", "inputSchema": old}, {"name": "t", "inputSchema": new}
 
 
+@pytest.mark.long
 @settings(deadline=None, max_examples=200)
 @given(deep_pairs(), LEVELS)
 def test_a_deep_schema_with_siblings_diffs_as_the_reference_walk_does(case: tuple[Any, Any], levels: int) -> None:
