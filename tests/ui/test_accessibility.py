@@ -176,6 +176,8 @@ def fill_every_page(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyp
     )
     ask = InputAsk("k", "elicitation/create", {"message": "Who?", "requestedSchema": EVERY_FIELD}, server="first")
     panel.input_panel.form.show_ask(ask, EVERY_VALUE)
+    for pane in window.list_panes.values():
+        assert pane.request.input_panel is not None  # a tab's question panel is built on its first question
     for name in ("resource_templates", "prompts"):
         pane = window.list_panes[name]
         window.tabs.setCurrentWidget(pane)

@@ -337,8 +337,11 @@ def test_a_prompt_that_asks_shows_its_question_in_the_prompts_tab(asks: Asks, qt
     asks.window.tabs.setCurrentWidget(pane)
     pane.table.setCurrentIndex(pane.model.index(0, 0))
     box = pane.request
-    assert box is not None and box.input_panel is not None
+    assert box is not None and box.input is not None
+    assert not box.input.built, "a tab's question panel is made when its first question comes, not before"
     click(qtbot, button(box, "getPromptButton"))
+    qtbot.waitUntil(lambda: box.input.built, timeout=WAIT)  # type: ignore[union-attr]
+    assert box.input_panel is not None
     panel = asks.asked(qtbot, box.input_panel)
     assert text(panel, "inputRequestMessage") == "Whom shall the prompt welcome?"
     qtbot.keyClicks(panel.form.editor.form.field_at("/name"), "Kim")

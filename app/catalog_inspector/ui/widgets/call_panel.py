@@ -55,7 +55,7 @@ from catalog_inspector.ui.presenters.checks import Checks
 from catalog_inspector.ui.widgets.call_arguments import ArgumentsEditor
 from catalog_inspector.ui.widgets.call_form import CallForm
 from catalog_inspector.ui.widgets.call_views import CallHistoryView, CallLogView, ResultView, RoundsTable
-from catalog_inspector.ui.widgets.input_panel import InputRequestPanel
+from catalog_inspector.ui.widgets.input_panel import InputRequestPanel, InputSlot
 from catalog_inspector.ui.widgets.labels import plain_label
 
 __all__ = ["CallPanel", "confirmation_question"]
@@ -76,7 +76,8 @@ class CallPanel(QWidget):
         send_button, cancel_button: `callButton`, `cancelCallButton`.
         run_as_task, task_status: `callRunAsTask` (the tick) and `callTaskStatus` (the task as it goes).
         result, verdict, outcome: what came back (`callResult` inside, `outputVerdict`, `callOutcome`).
-        input_panel: the server's question that waits for the person, shown in place of `result`.
+        input_panel: the server's question that waits for the person, shown in place of `result` (built by
+            `input`, its `InputSlot`, on the first question or when this is asked for).
         rounds: the call's rounds of questions and answers (`callRounds`).
         logs: the server's log messages for the call (`callLogs`).
         history: the server's calls (`callHistory`).
@@ -95,6 +96,10 @@ class CallPanel(QWidget):
     @property
     def form(self) -> CallForm:
         return self.editor.form
+
+    @property
+    def input_panel(self) -> InputRequestPanel:
+        return self.input.panel
 
     @property
     def tool(self) -> dict[str, Any] | None:
@@ -183,11 +188,9 @@ class CallPanel(QWidget):
         self.verdict = plain_label("outputVerdict", self)
         self.verdict.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.result = ResultView(self)
-        self.input_panel = InputRequestPanel(checks, self)
-        self.input_panel.wanted.connect(self._on_input_panel_wanted)
         self.shown_answer = QStackedWidget(self)
         self.shown_answer.addWidget(self.result)
-        self.shown_answer.addWidget(self.input_panel)
+        self.input = InputSlot(checks, self.shown_answer, self.result, self)
         self.rounds = RoundsTable("callRounds", self)
         self.logs = CallLogView(self)
         self.history = CallHistoryView(self)
@@ -261,7 +264,7 @@ class CallPanel(QWidget):
             presenter.answer.logs_changed.connect(self._on_answer_logs_changed)
             presenter.answer.logs_added.connect(self._on_answer_logs_added)
             self.timeout.setValue(presenter.timeout)
-        self.input_panel.bind(presenter.answer if presenter is not None else None)
+        self.input.bind(presenter.answer if presenter is not None else None)
         self._on_answer_rounds_changed()
         self._on_answer_logs_changed()
         self._stale = True
@@ -363,9 +366,6 @@ class CallPanel(QWidget):
 
     def _on_presenter_answer_changed(self) -> None:
         self._show_answer()
-
-    def _on_input_panel_wanted(self, wanted: bool) -> None:
-        self.shown_answer.setCurrentWidget(self.input_panel if wanted else self.result)
 
     def _on_answer_rounds_changed(self) -> None:
         self.rounds.show_rounds(self.presenter.answer.rounds if self.presenter is not None else [])

@@ -12,6 +12,10 @@ the same way with nothing to answer (`inputDismissButton` puts them away).
 
 What the person typed for a question is kept while it waits, across switching
 servers and back. The panel never awaits: it hands the answer to the presenter.
+
+A tab holds its panel in an `InputSlot`, which builds it on the first question (or when
+asked for it): four tabs carry one, questions are rare, and each panel is ~12 ms of the
+window's pages to build.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QScrollArea, QStackedWidget, QVBoxLayout, QWidget
 
@@ -27,13 +31,15 @@ from catalog_inspector.core.calls import ELICIT, SAMPLE, InputAsk, accept, cance
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime.asks import PendingAsk
 from catalog_inspector.ui import theme
+from catalog_inspector.ui.accessible import describe
+from catalog_inspector.ui.keyboard import follow_layout
 from catalog_inspector.ui.presenters.answer import Answer
 from catalog_inspector.ui.presenters.checks import Checks
 from catalog_inspector.ui.presenters.questions import asker_words, message_words
 from catalog_inspector.ui.widgets.input_pages import FormPage, SamplingPage, UrlPage, button
 from catalog_inspector.ui.widgets.labels import plain_label
 
-__all__ = ["InputRequestPanel"]
+__all__ = ["InputRequestPanel", "InputSlot"]
 
 NOTICE_WORDS = (
     "The server refused the request until this page is visited (JSON-RPC -32042, URL elicitation required): "
@@ -246,3 +252,60 @@ class InputRequestPanel(QFrame):
     def dismiss(self) -> None:
         if self.answer is not None:
             self.answer.dismiss_notice()
+
+
+class InputSlot(QObject):
+    """The input panel of a tab, in the tab's stack beside its `result`: built when a question first comes to the
+    answer it is bound to, or when something asks for `panel`; until then nothing of it exists."""
+
+    def __init__(self, checks: Checks, stack: QStackedWidget, result: QWidget, owner: QWidget) -> None:
+        super().__init__(owner)
+        self._checks = checks
+        self._stack = stack
+        self._result = result
+        self._owner = owner
+        self._panel: InputRequestPanel | None = None
+        self._answer: Answer | None = None  # bound while the panel is not built
+
+    @property
+    def built(self) -> bool:
+        return self._panel is not None
+
+    @property
+    def panel(self) -> InputRequestPanel:
+        """The panel, built now (and bound to the answer) if it was not."""
+        if self._panel is None:
+            panel = InputRequestPanel(self._checks, self._owner)
+            panel.wanted.connect(self._on_panel_wanted)
+            self._stack.addWidget(panel)
+            describe(panel)  # as its page's widgets were named when the page was built
+            follow_layout(panel)  # Tab reaches its fields in their place, not at the window's end
+            self._panel = panel
+            answer, self._answer = self._answer, None
+            if answer is not None:
+                answer.asked.disconnect(self._on_answer_asked)
+                panel.bind(answer)
+        return self._panel
+
+    def bind(self, answer: Answer | None) -> None:
+        """Show `answer`'s questions (None: nothing)."""
+        if self._panel is not None:
+            self._panel.bind(answer)
+            return
+        if answer is self._answer:
+            return
+        if self._answer is not None:
+            self._answer.asked.disconnect(self._on_answer_asked)
+        self._answer = answer
+        if answer is not None:
+            answer.asked.connect(self._on_answer_asked)
+            if answer.asking is not None or answer.notice:
+                _ = self.panel
+
+    def _on_answer_asked(self) -> None:
+        answer = self._answer
+        if answer is not None and (answer.asking is not None or answer.notice):
+            _ = self.panel  # built and bound: it shows the question
+
+    def _on_panel_wanted(self, wanted: bool) -> None:
+        self._stack.setCurrentWidget(self.panel if wanted else self._result)

@@ -40,7 +40,7 @@ from catalog_inspector.ui.keyboard import follow_layout
 from catalog_inspector.ui.presenters.checks import Checks
 from catalog_inspector.ui.presenters.request import RequestKind, RequestPresenter
 from catalog_inspector.ui.widgets.call_views import ResultView, RoundsTable
-from catalog_inspector.ui.widgets.input_panel import InputRequestPanel
+from catalog_inspector.ui.widgets.input_panel import InputRequestPanel, InputSlot
 
 __all__ = ["RequestBox"]
 
@@ -61,7 +61,8 @@ class RequestBox(QWidget):
 
     Attributes:
         presenter: the selected server's box of this kind (None: no server).
-        input_panel: the server's question that waits for the person (None: built without `checks`).
+        input_panel: the server's question that waits for the person (None: built without `checks`), built by
+            `input`, its `InputSlot`, on the first question or when this is asked for.
         rounds: the request's rounds.
 
     Signals:
@@ -113,10 +114,7 @@ class RequestBox(QWidget):
         self.cancel.clicked.connect(self._on_cancel_clicked)
         self.shown_answer = QStackedWidget(self)
         self.shown_answer.addWidget(self.result)
-        self.input_panel = InputRequestPanel(checks, self) if checks is not None else None
-        if self.input_panel is not None:
-            self.shown_answer.addWidget(self.input_panel)
-            self.input_panel.wanted.connect(self._on_input_panel_wanted)
+        self.input = InputSlot(checks, self.shown_answer, self.result, self) if checks is not None else None
         self.rounds = RoundsTable(rounds_name, self)
         row = QHBoxLayout()
         row.addWidget(self.button)
@@ -139,6 +137,10 @@ class RequestBox(QWidget):
         return self.presenter.item if self.presenter is not None else None
 
     @property
+    def input_panel(self) -> InputRequestPanel | None:
+        return self.input.panel if self.input is not None else None
+
+    @property
     def ticket(self) -> object:
         return self.presenter.answer.ticket if self.presenter is not None else None
 
@@ -157,15 +159,11 @@ class RequestBox(QWidget):
             presenter.changed.connect(self._on_presenter_changed)
             presenter.suggested.connect(self._on_presenter_suggested)
             presenter.answer.rounds_changed.connect(self._on_answer_rounds_changed)
-        if self.input_panel is not None:
-            self.input_panel.bind(presenter.answer if presenter is not None else None)
+        if self.input is not None:
+            self.input.bind(presenter.answer if presenter is not None else None)
         self._on_presenter_item_changed()
         self._on_presenter_changed()
         self._on_answer_rounds_changed()
-
-    def _on_input_panel_wanted(self, wanted: bool) -> None:
-        if self.input_panel is not None:
-            self.shown_answer.setCurrentWidget(self.input_panel if wanted else self.result)
 
     def _on_answer_rounds_changed(self) -> None:
         self.rounds.show_rounds(self.presenter.answer.rounds if self.presenter is not None else [])
