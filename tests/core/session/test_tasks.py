@@ -278,3 +278,25 @@ async def test_over_streamable_http_a_task_runs_as_on_stdio_and_its_polls_name_t
 
 async def _named(ask: InputAsk) -> Any:
     return named(ask)
+
+
+@pytest.mark.anyio
+async def test_a_terminal_status_heard_first_is_not_undone_by_an_older_polls_answer() -> None:
+    """On Streamable HTTP a status notification and a poll's answer travel apart: "completed" may come before the
+    answer to a poll the server made while the task still worked. Taken, that answer sent the poller back to wait
+    a whole poll interval (a task that had ended ran into the call's timeout, seen on a loaded machine)."""
+    from types import SimpleNamespace
+
+    from catalog_inspector.core.session.clock import PausableClock
+    from catalog_inspector.core.session.tasks import _Run
+
+    connection = SimpleNamespace(protocol_version="2026-07-28")  # all `_Run` reads of its connection here
+    run = _Run(connection, Asking(lambda ask: None), TaskLog(), 10.0, PausableClock(10.0))  # type: ignore[arg-type]
+    run.task_id = "t1"
+    run.heard({"taskId": "t1", "status": "working"}, "get")
+    run.heard({"taskId": "t1", "status": "completed"}, "notification")
+    run.woken = anyio.Event()
+    run.heard({"taskId": "t1", "status": "working"}, "get")  # the older poll's answer
+    assert run.current["status"] == "completed"
+    assert [state.status for state in run.log.states] == ["working", "completed"]
+    assert not run.woken.is_set(), "nothing new: the poller is not woken for it"

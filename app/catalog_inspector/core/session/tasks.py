@@ -142,6 +142,10 @@ class _Run:
         """A Task object, from a poll or a notification: kept, recorded, and the poller woken."""
         if task.get("taskId") not in (None, self.task_id):
             return  # another task's: never ours to take
+        if self.current.get("status") in TERMINAL and task.get("status") not in TERMINAL:
+            # A terminal status is final (the spec). A poll's answer made before it can come after its notification
+            # (on HTTP they travel apart): taken, it sent the poller back to wait a whole poll interval.
+            return
         self.current = task
         self.log.put(TaskState.of(task, self.log.era, source, self.log.since_ms()))
         self.woken.set()
