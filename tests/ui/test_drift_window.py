@@ -262,18 +262,27 @@ def test_the_reach_tab_shows_what_first_page_hosts_miss_and_cross_server_collisi
     assert collisions.item(0, 0).text() == "count_items" and collisions.item(0, 1).text() == "one → two"
 
 
-def test_the_drift_tab_says_what_each_change_costs_in_tokens(harness: Harness, qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_the_drift_tab_says_what_each_change_costs_in_tokens(  # type: ignore[no-untyped-def]
+    harness: Harness, qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from catalog_inspector.core.catalog import count_texts, host_text
+    from catalog_inspector.runtime import tracker
     from catalog_inspector.ui.models.drift_rows import TOKENS
 
+    counted: list[object] = []
+    steps = tracker.count_snapshot_steps
+    monkeypatch.setattr(
+        tracker, "count_snapshot_steps", lambda snapshot: (counted.append(snapshot), steps(snapshot))[1]
+    )
     spec = demo_spec("drift", "--state", str(tmp_path / "walks.json"), name="drifting")
     window = harness.window([spec], history=History(tmp_path / "history"))
-    wait_for(qtbot, lambda: reported(window))
+    wait_for(qtbot, lambda: reported(window) and window.presenter.report.tokens is not None)
     first = window.current.supervisor.accepted
     accept_refresh(window, qtbot)
     presenter = window.presenter
     wait_for(qtbot, lambda: presenter.report is not None and presenter.report.tokens is not None)
     second = window.current.supervisor.accepted
+    assert [id(s) for s in counted] == [id(first), id(second)], "each catalog counted once: the refresh's base is kept"
 
     def cost(snapshot, name: str) -> int:  # type: ignore[no-untyped-def]
         tool = next(t for t in snapshot.tools.items if t["name"] == name)

@@ -23,7 +23,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.catalog import Snapshot, count_snapshot_steps, preload_encoding
+from catalog_inspector.core.catalog import Snapshot, TokenCount, count_snapshot_steps, preload_encoding
 from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.drift import (
     CatalogDiff,
@@ -117,6 +117,9 @@ class DriftTracker(QObject):
         self._supervisors: dict[str, ServerSupervisor] = {}
         self._last: dict[str, Snapshot] = {}  # the catalog each server's next one is compared with
         self._reported: dict[str, Snapshot] = {}  # the catalog each server's report in `reports` is of
+        # The last catalog each server's tokens were counted for, and the count: the next refresh's base, not
+        # counted again (a 10,000-tool catalog's count is most of a refresh's work between the window's events).
+        self._counted: dict[str, tuple[Snapshot, TokenCount | None]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         # "Walk again as …": its comparisons arrive as any other the person asked for.
         self.profiles = ProfileWalks(offload, self._tasks, self._messages, self.comparison_ready.emit, self._tracks)
@@ -133,7 +136,7 @@ class DriftTracker(QObject):
         supervisor = self._supervisors.pop(name, None)
         if supervisor is not None:
             supervisor.catalog_accepted.disconnect(self._on_supervisor_catalog_accepted)
-        for table in (self.reports, self.entries, self.pins, self._last, self._reported):
+        for table in (self.reports, self.entries, self.pins, self._last, self._reported, self._counted):
             table.pop(name, None)
         self._spawn(self._collide(), "", "compare tool names across servers", True)
 
@@ -233,7 +236,11 @@ class DriftTracker(QObject):
         between the window's events (`core.catalog.tokens`)."""
         try:
             await self._offload.run(preload_encoding)  # loaded behind the window at start-up, as a rule: a no-op
-            base = await self._offload.in_slices(count_snapshot_steps(previous)) if previous is not None else None
+            counted = self._counted.get(spec.name)
+            if counted is not None and counted[0] is previous:
+                base = counted[1]
+            else:
+                base = await self._offload.in_slices(count_snapshot_steps(previous)) if previous is not None else None
             count = await self._offload.in_slices(count_snapshot_steps(snapshot))
         except OffloadClosed:
             return
@@ -247,6 +254,7 @@ class DriftTracker(QObject):
         report = self.reports.get(spec.name)
         if report is None or self._reported.get(spec.name) is not snapshot or not self._follows(spec):
             return  # a newer catalog's report replaced it meanwhile
+        self._counted[spec.name] = (snapshot, count)
         self.reports[spec.name] = replace(report, tokens=count, base_tokens=base, tool_token_deltas=deltas)
         self.tokens_counted.emit(spec.name)
 
