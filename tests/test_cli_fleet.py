@@ -148,7 +148,11 @@ def _fleet(tmp_path: Path) -> Path:
         "clean": {"command": DEMO[0], "args": [*DEMO[1:], "--mode", "normal"]},
         "drift": {"command": DEMO[0], "args": [*DEMO[1:], "--mode", "drift", "--state", str(tmp_path / "d.json")]},
         "crash": {"command": sys.executable, "args": ["-c", "raise SystemExit(3)"]},
-        "hang": {"command": sys.executable, "args": ["-c", "import time; time.sleep(600)"], "budgets": {"deadline": 3}},
+        "hang": {
+            "command": sys.executable,
+            "args": ["-c", "import signal; signal.pause()"],
+            "budgets": {"deadline": 3},
+        },
         "broken": {"command": ""},
     }
     path = tmp_path / "servers.json"

@@ -310,9 +310,10 @@ async def test_a_start_cancelled_before_the_reapers_line_was_read_leaves_no_daem
 
     async def read_too_late(fd: int) -> bytes:
         try:
-            with anyio.fail_after(30):
-                while not pids_in(pidfile):
-                    await anyio.sleep(0.01)
+            # Nothing announces another process's write: the shared poll under its deadline, off the loop.
+            await anyio.to_thread.run_sync(
+                lambda: wait_until(lambda: bool(pids_in(pidfile)), timeout=30, what="daemon")
+            )
             daemonized.set()
             await anyio.sleep_forever()
         finally:
