@@ -299,8 +299,7 @@ class InputSlot(QObject):
         self._answer = answer
         if answer is not None:
             answer.asked.connect(self._on_answer_asked)
-            if answer.asking is not None or answer.notice:
-                _ = self.panel
+            self._on_answer_asked()  # a question may wait already
 
     def _on_answer_asked(self) -> None:
         answer = self._answer
