@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QListView, QTableView, QWidg
 
 from catalog_inspector.core.catalog import Offence as CarriedOffence
 from catalog_inspector.core.catalog import PageRecord
-from catalog_inspector.core.config import ServerSpec
+from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.errors import ErrorKind
 from catalog_inspector.runtime import ServerState
 from catalog_inspector.ui.main_window import MainWindow
@@ -274,9 +274,13 @@ def test_the_live_walk_accepted_keeps_its_rows_and_the_page_chosen_without_a_res
     view.setCurrentIndex(model.index(3, 0))
     names = panel.names.model().rowCount()
     resets: list[bool] = []
+    changed: list[int] = []
     model.modelReset.connect(lambda: resets.append(True))
-    panel.set_walks([Walk("Accepted catalog", tuple(pages), hints_required=True)])
+    model.dataChanged.connect(lambda first, last, _roles: changed.append(last.row() - first.row() + 1))
+    # With the walk's budgets now (the live walk had none): no budget stopped it, so no bar moves either.
+    panel.set_walks([Walk("Accepted catalog", tuple(pages), hints_required=True, limits=Limits(max_page_bytes=10))])
     assert resets == [] and view.currentIndex().row() == 3 and panel.names.model().rowCount() == names > 0
+    assert changed == [], "a column's dataChanged repaints the whole view"
     # Other pages (or the same judged by another revision's rules) are shown anew.
     panel.set_walks([Walk("Accepted catalog", tuple(pages), hints_required=False)])
     assert resets == [True]

@@ -29,8 +29,8 @@ class Role(enum.IntEnum):
     ASKING = Qt.ItemDataRole.UserRole + 9  # how many of a server's questions wait for the person (the sidebar's mark)
     BAR = Qt.ItemDataRole.UserRole + 10  # a timeline Latency/Bytes cell as a bar (`page_series.Bar`): its share of the
     # column's shared scale, the byte cap's, its text, and whether it is plain (no background, not bold)
-    CELL = Qt.ItemDataRole.UserRole + 11  # a plain timeline cell (no background, not bold) as (text, right-aligned),
-    # painted from this one answer (`timeline_bars.CellDelegate`); None for a cell the style paints
+    CELL = Qt.ItemDataRole.UserRole + 11  # a plain cell (no background, no colour of its own) as (text,
+    # right-aligned, bold), painted from this one answer (`cell_paint.CellDelegate`); None for a cell the style paints
 
 
 def tooltip(text: str) -> str:

@@ -200,10 +200,14 @@ class TimelineModel(FlatTableModel):
             self.sync()  # pages the live walk had not announced yet, if any: appended
             if limits != self._limits:  # the byte cap drawn across the Bytes bars may move
                 self._limits = limits
-                self._budget = self._budget_crossed()
-                self._bars = {}
-                if self._shown:
-                    self.dataChanged.emit(self.index(0, BYTES), self.index(self._shown - 1, BYTES), [Role.BAR])
+                budget = self._budget_crossed()
+                # Only a walk a budget stopped draws its line: any other keeps its bars (a column's dataChanged
+                # repaints the whole view, ~5 ms of the refresh's last event).
+                if budget != self._budget:
+                    self._budget = budget
+                    self._bars = {}
+                    if self._shown:
+                        self.dataChanged.emit(self.index(0, BYTES), self.index(self._shown - 1, BYTES), [Role.BAR])
             return False
         self.beginResetModel()
         self._related = related
@@ -295,7 +299,7 @@ class TimelineModel(FlatTableModel):
             row = index.row()
             if bad or page.index in self._related or (column in HINTS and (row, HINTS[column]) in self._hint_issues):
                 return None
-            return self._display(page, column, row), column in _RIGHT
+            return self._display(page, column, row), column in _RIGHT, False
         if role == Qt.ItemDataRole.DisplayRole:
             return self._display(page, column, index.row())
         if role in (Role.FULL_TEXT, Qt.ItemDataRole.ToolTipRole) and column in (CURSOR, NEXT):

@@ -88,6 +88,7 @@ _SERVED_ROLES = frozenset(
         Role.SEARCH,
         Role.DRIFT,
         Role.FLAGGED,
+        Role.CELL,
     )
 )
 # What the last refresh did to a tool: a sign before its name, a colour (a `ui.theme` ink, resolved against
@@ -447,6 +448,8 @@ class ToolTreeModel(QAbstractItemModel):
         node = self._node(index)
         if node is None:
             return None
+        if role == Role.CELL:  # asked for every cell painted: one answer instead of seven
+            return self._cell(node, index.column())
         if node.tool is not None:
             return self._tool_data(node, index.column(), role)
         if role == Qt.ItemDataRole.DisplayRole:
@@ -459,6 +462,21 @@ class ToolTreeModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.ToolTipRole and index.column() == TITLE and not isinstance(node.value, dict | list):
             return tooltip(json.dumps(node.value, ensure_ascii=False))
         return None
+
+    def _cell(self, node: Node, column: int) -> tuple[str, bool, bool] | None:
+        """A plain cell as (text, right-aligned, bold); None for one with a colour or a font of its own (a marked or
+        flagged tool's name, a removed tool's row, an unusual name), which the style paints from its roles."""
+        key = node.key
+        if node.tool is None:
+            if column == NAME:
+                return visible(key, PREVIEW), False, False
+            return (preview(node.value) if column == TITLE else ""), False, False
+        if (self._marks or self._flagged) and (column == NAME or self._marks.get(key) == "removed"):
+            if key in self._flagged or self._marks.get(key):  # a sign and a colour; a ghost's whole row greyed
+                return None
+        if column == NAME:
+            return (visible(key, PREVIEW), False, True) if is_plain_name(key) else None
+        return self._tool_data(node, column, _R.DisplayRole) or "", column == TOKENS, False
 
     def _tool_data(self, node: Node, column: int, role: int) -> Any:
         tool = node.tool

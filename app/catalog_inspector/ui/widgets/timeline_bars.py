@@ -7,30 +7,19 @@ which stays as the model says it (screen readers and copies read it).
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, field
-
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPalette, QPen, QStaticText, QTransform
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 from catalog_inspector.ui.models.page_series import Bar
 from catalog_inspector.ui.models.roles import Role
+from catalog_inspector.ui.widgets.cell_paint import SELECTED, STYLED, CellDelegate
 
 __all__ = ["BarDelegate", "CellDelegate", "bar_color", "bar_rect", "limit_pen", "limit_x"]
 
 BAR_MARGIN = 3  # pixels between a bar and its cell's top and bottom edges
 ALPHA = {"latency": 110, "bytes": 55}  # of 255: behind text, a bar must not drown it
 SELECTED_ALPHA = 90
-# State bits as plain integers: a flag operation in Python costs microseconds, and every cell in view asks.
-SELECTED = QStyle.StateFlag.State_Selected.value
-STYLED = SELECTED | QStyle.StateFlag.State_HasFocus.value  # cells the style paints (a highlight, a focus frame)
-ENABLED, ACTIVE = QStyle.StateFlag.State_Enabled.value, QStyle.StateFlag.State_Active.value
-TEXTS = 4096  # texts a delegate keeps laid out
-# What makes a view's cells look otherwise: its font, palette, style or direction set anew (the app's too).
-_LOOK_EVENTS = frozenset(
-    {QEvent.Type.FontChange, QEvent.Type.PaletteChange, QEvent.Type.StyleChange, QEvent.Type.LayoutDirectionChange}
-)
 
 
 def bar_rect(cell: QRect | QRectF, share: float) -> QRectF:
@@ -66,127 +55,6 @@ def limit_pen(palette: QPalette, width: float = 1.0) -> QPen:
     pen = QPen(palette.color(QPalette.ColorRole.Text), width, Qt.PenStyle.DashLine)
     pen.setDashPattern([3.0, 2.0])
     return pen
-
-
-@dataclass
-class _Look:
-    """What a plain cell's paint needs from its font, palette and style, worked out once for them (the calls into
-    Qt that give them cost microseconds, and a repaint paints every cell in view)."""
-
-    font: QFont
-    palette_key: int
-    style: QStyle
-    margin: int  # the room the style leaves each side of an item's text (PM_FocusFrameHMargin + 1, as it does)
-    metrics: QFontMetricsF
-    height: int  # a line of text, as high as QTextLine says (its ascent and descent, rounded up)
-    bar: QColor
-    text: tuple[QColor, QColor, QColor]  # the text's colour when disabled, active, inactive
-    left_to_right: bool  # a right-to-left view's cells are the style's to paint
-    texts: dict[str, tuple[QStaticText, float]] = field(default_factory=dict)  # text → laid out once, its width
-    fits: dict[tuple[str, int, int], tuple[QStaticText, float]] = field(default_factory=dict)  # … in so much room
-
-    def text_of(self, text: str) -> tuple[QStaticText, float]:
-        """`text` laid out in this font (a static text draws without shaping again), and its width."""
-        found = self.texts.get(text)
-        if found is None:
-            if len(self.texts) > TEXTS:
-                self.texts.clear()
-            static = QStaticText(text)
-            static.setTextFormat(Qt.TextFormat.PlainText)
-            static.prepare(QTransform(), self.font)
-            found = self.texts[text] = (static, self.metrics.horizontalAdvance(text))
-        return found
-
-    def fitted(self, text: str, room: int, mode: Qt.TextElideMode) -> tuple[QStaticText, float]:
-        """`text_of(text)`, elided in `mode` to `room` pixels when it is wider (a cursor: on every repaint)."""
-        key = (text, room, mode.value)
-        found = self.fits.get(key)
-        if found is None:
-            if len(self.fits) > TEXTS:
-                self.fits.clear()
-            found = self.text_of(text)
-            if found[1] > room:
-                found = self.text_of(self.metrics.elidedText(text, mode, room))
-            self.fits[key] = found
-        return found
-
-
-class CellDelegate(QStyledItemDelegate):
-    """Paints a plain timeline cell (no background, regular font, neither selected nor focused: nearly all of them)
-    from one answer of the model (Role.CELL), its text where and as the style draws an item's text, pixel for pixel.
-
-    Every cell in view is painted on every repaint, and a cell costs Qt a call into the model per role it asks for
-    (six or seven) and the style's own layout of its text: a full repaint of the timeline took ~12 ms, most of a
-    frame. Any other cell is painted by the style, as before.
-    """
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._looks: _Look | None = None
-        if parent is not None:  # its font, palette, style or direction changing makes the look anew
-            parent.installEventFilter(self)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() in _LOOK_EVENTS:
-            self._looks = None
-        return False
-
-    def _bar_color(self, palette: QPalette) -> QColor:
-        return QColor(0, 0, 0, 0)
-
-    def _look(self, option: QStyleOptionViewItem) -> _Look:
-        look = self._looks
-        if look is not None and option.widget is self.parent():  # asked for every cell: the view's own look
-            return look
-        font, palette, widget = option.font, option.palette, option.widget
-        style = widget.style() if widget is not None else QApplication.style()
-        if look is None or look.font != font or look.palette_key != palette.cacheKey() or look.style is not style:
-            metrics = QFontMetricsF(font)
-            disabled, active, inactive = (
-                QColor(palette.color(group, QPalette.ColorRole.Text))
-                for group in (QPalette.ColorGroup.Disabled, QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive)
-            )
-            look = self._looks = _Look(
-                font=QFont(font),
-                palette_key=palette.cacheKey(),
-                style=style,
-                margin=style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1,
-                metrics=metrics,
-                height=math.ceil(metrics.ascent() + metrics.descent()),
-                bar=self._bar_color(palette),
-                text=(disabled, active, inactive),
-                left_to_right=option.direction == Qt.LayoutDirection.LeftToRight,
-            )
-        return look
-
-    def paint(
-        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
-    ) -> None:
-        cell = index.data(Role.CELL)
-        state = option.state.value
-        look = self._look(option)
-        if cell is None or state & STYLED or not look.left_to_right:
-            super().paint(painter, option, index)
-            return
-        text, right = cell
-        self._paint_text(painter, option, look, text, right, state)
-
-    def _paint_text(
-        self, painter: QPainter, option: QStyleOptionViewItem, look: _Look, text: str, right: bool, state: int
-    ) -> None:
-        """One line of text, left- or right-aligned, elided as the view elides."""
-        cell = option.rect
-        x, y, w, h = cell.x(), cell.y(), cell.width(), cell.height()
-        static, width = look.fitted(text, w - 2 * look.margin, option.textElideMode)
-        # Where QCommonStyle puts an item's text (pixel for pixel, tested): the line centred in whole pixels, the
-        # text at the margin, or right-aligned to a fraction of a pixel, as its layout places it.
-        color = look.text[0 if not state & ENABLED else 1 if state & ACTIVE else 2]
-        painter.save()
-        painter.setFont(look.font)
-        painter.setPen(color)
-        left = x + w - look.margin - width if right else x + look.margin
-        painter.drawStaticText(QPointF(left, y + (h - look.height) // 2), static)
-        painter.restore()
 
 
 class BarDelegate(CellDelegate):

@@ -27,12 +27,12 @@ from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.models.tool_nodes import annotation_badges
 from catalog_inspector.ui.models.tool_plan import SLICE, ToolsPlanner
 from catalog_inspector.ui.models.tool_tree import ToolTreeModel
+from catalog_inspector.ui.widgets.cell_paint import OneLineCellDelegate
 from catalog_inspector.ui.widgets.column_fit import ColumnFit, LastStretches
 from catalog_inspector.ui.widgets.icon_strip import IconStrip, icons_above
 from catalog_inspector.ui.widgets.panes import DISPLAY_CAP, SPLIT_SIZES, plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.tables import (
     COLUMN_MAX,
-    OneLineDelegate,
     fit_tree_columns,
     widen_tree_columns,
 )
@@ -113,7 +113,7 @@ class ToolsPane(QWidget):
         self.tree.setObjectName("toolTree")
         self.tree.setModel(self.model)
         self.tree.setUniformRowHeights(True)  # row heights from one row, not one per row
-        self._delegate = OneLineDelegate(self.tree)
+        self._delegate = OneLineCellDelegate(self.tree)  # a plain cell painted from one answer of the model
         self.tree.setItemDelegate(self._delegate)  # and that row's height from no data
         self.model.fetch_gate = self._wants_more_rows
         self.tree.setWordWrap(False)

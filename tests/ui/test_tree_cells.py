@@ -1,0 +1,91 @@
+"""The tool tree paints its plain cells from one answer of the model (Role.CELL), pixel for pixel as Qt paints them.
+
+A repaint of the tree in view (~25 rows, five columns) asked the model seven roles a cell and laid every text out
+again: 6–8 ms of the GUI thread, half a frame, on every filter keystroke, every refresh and every walk's page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QStyleFactory
+
+from catalog_inspector.ui.models.roles import Role
+from catalog_inspector.ui.widgets.cell_paint import OneLineCellDelegate
+from catalog_inspector.ui.widgets.tables import OneLineDelegate
+from catalog_inspector.ui.widgets.tools_pane import ToolsPane
+
+
+def _tools() -> list[dict[str, Any]]:
+    tools: list[dict[str, Any]] = []
+    for i in range(40):
+        tool: dict[str, Any] = {
+            "name": f"tool_{i:03d}",
+            "description": f"Tool number {i} " + "does a great many things, " * (i % 4) + "\nand a second line",
+            "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}},
+        }
+        if i % 3 == 0:
+            tool["title"] = f"The {i}th tool, with a title long enough to be cut in its column"
+        if i % 5 == 0:
+            tool["annotations"] = {"readOnlyHint": True}
+        tools.append(tool)
+    tools[7]["name"] = "has space & unusual!"  # an unusual name: coloured, the style's to paint
+    return tools
+
+
+def _pane(qtbot, style: str | None = None) -> ToolsPane:  # type: ignore[no-untyped-def]
+    pane = ToolsPane()
+    qtbot.addWidget(pane)
+    if style is not None:
+        pane.tree.setStyle(QStyleFactory.create(style))
+    pane.resize(1000, 700)
+    pane.show()
+    qtbot.waitExposed(pane)
+    tools = _tools()
+    marks = {"tool_004": "changed", "tool_009": "added", "tool_010": "removed"}  # a ghost's row: greyed, struck out
+    pane.set_tools(tools, marks, frozenset({"tool_012"}))
+    qtbot.waitUntil(lambda: pane.model.rowCount() == len(tools))
+    pane.set_tokens({tool["name"]: 100 + 37 * i for i, tool in enumerate(tools) if i % 2})
+    pane.tree.expand(pane.model.index(2, 0))  # a tool's schema rows: keys and values, not bold
+    pane.tree.setCurrentIndex(pane.model.index(5, 0))  # a selected row: the style's
+    QApplication.processEvents()
+    return pane
+
+
+@pytest.mark.parametrize("style", ["Fusion", "Windows"])
+def test_every_cell_of_the_tree_is_painted_pixel_for_pixel_as_qt_paints_it(qtbot, style: str) -> None:  # type: ignore[no-untyped-def]
+    pane = _pane(qtbot, style)
+    tree, model = pane.tree, pane.model
+    assert isinstance(tree.itemDelegate(), OneLineCellDelegate)
+    name, title, tokens = model.index(3, 0), model.index(3, 1), model.index(3, 3)
+    assert name.data(Role.CELL) == ("tool_003", False, True), "a tool's name: bold"
+    assert title.data(Role.CELL)[0] == title.data() and tokens.data(Role.CELL) == ("211", True, False)
+    schema_row = model.index(0, 0, model.index(2, 0))
+    assert schema_row.data(Role.CELL) == (schema_row.data(), False, False), "a schema row's key: not bold"
+    for marked in (4, 7, 9, 10, 12):  # changed, unusual, added, removed, flagged: a colour of their own
+        assert model.index(marked, 0).data(Role.CELL) is None
+    assert model.index(4, 4).data(Role.CELL) is not None and model.index(10, 4).data(Role.CELL) is None
+    ours = tree.viewport().grab().toImage()
+    tree.setItemDelegate(OneLineDelegate(tree))  # Qt's own painting, every role asked one by one
+    qts = tree.viewport().grab().toImage()
+    assert not ours.isNull() and ours == qts, "the same pixels, row for row"
+
+
+def test_a_repaint_of_the_tree_asks_the_model_once_for_each_plain_cell(qtbot) -> None:  # type: ignore[no-untyped-def]
+    pane = _pane(qtbot)
+    tree, model = pane.tree, pane.model
+    asked: list[int] = []
+    real = model.data
+
+    def counted(index, role=Qt.ItemDataRole.DisplayRole):  # type: ignore[no-untyped-def]
+        asked.append(role)
+        return real(index, role)
+
+    model.data = counted  # type: ignore[method-assign]
+    tree.viewport().repaint()
+    cells = asked.count(Role.CELL)
+    assert cells >= 5 * 20, "every cell in view asked once"
+    # Seven roles a cell before; now only the styled ones ask theirs: a selected row, four marked names, a ghost's row.
+    assert len(asked) - cells <= (5 + 4 + 5) * 7, asked
