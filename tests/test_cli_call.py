@@ -291,12 +291,15 @@ def test_untrusted_names_are_shown_visibly_on_stderr() -> None:
         (["echo", "--call-timeout", "0"], "must be greater than 0"),
     ],
 )
-def test_usage_errors_exit_2_print_no_document_and_start_no_server(pidfile: Path, args: list[str], says: str) -> None:
+def test_usage_errors_exit_2_print_no_document_and_leave_no_server(pidfile: Path, args: list[str], says: str) -> None:
+    # The server after `--` is started before the arguments are read (`cli.head_start`: its start-up overlaps the
+    # inspector's), so a usage error may find it started: it is ended with the command, its whole group.
     target = server(pidfile) if args != ["echo"] else []
     code, doc, stderr = call(*args, *target)
     assert code == 2 and doc is None
     assert "usage" in stderr.lower() and says in stderr
-    assert not pidfile.exists(), "no server was started"
+    if pidfile.exists():
+        assert_all_gone(pids_in(pidfile))
 
 
 def test_a_file_that_is_not_a_json_object_says_so(tmp_path: Path) -> None:

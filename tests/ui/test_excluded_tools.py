@@ -62,6 +62,7 @@ def select(qtbot: QtBot, window: MainWindow, name: str) -> None:
             and window.current.name == name
             and window.current.catalog is not None
             and not window.tools_pane.planning
+            and not window.pages.following  # the pages after Tools follow the catalog a turn later
         ),
         timeout=30_000,
     )

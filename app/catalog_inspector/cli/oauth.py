@@ -8,15 +8,10 @@ import sys
 from dataclasses import replace
 
 from catalog_inspector.core.config import ConfigError, OAuthConfig, ServerSpec, check_client_metadata_url
-from catalog_inspector.core.oauth import (
-    OAuthHooks,
-    OpenMode,
-    default_mode,
-    oauth_applies,
-    opener_for,
-    set_default_hooks,
-)
+from catalog_inspector.core.open_mode import OpenMode, default_mode
 from catalog_inspector.core.text import visible
+
+# `core.oauth` (the SDK's OAuth client) is imported where a command uses it, not by the parser (`add_oauth_options`).
 
 __all__ = ["OAUTH_FLAGS", "add_oauth_options", "port", "use_oauth_hooks", "with_oauth_flags"]
 
@@ -67,6 +62,8 @@ def with_oauth_flags(spec: ServerSpec, args: argparse.Namespace) -> ServerSpec:
         return spec
     if spec.transport == "stdio":
         raise ValueError("the --oauth-… options go with an HTTP server (--url, or a configured http or sse server)")
+    from catalog_inspector.core.oauth import oauth_applies
+
     if not oauth_applies(spec):
         raise ValueError("the server's headers bring their own Authorization: the --oauth-… options would go unused")
     if not given:
@@ -84,6 +81,8 @@ def with_oauth_flags(spec: ServerSpec, args: argparse.Namespace) -> ServerSpec:
 
 def use_oauth_hooks(args: argparse.Namespace, limit: int) -> None:
     """Sign-ins in this run: shown as --oauth-open says, kept unless --no-store, notices said once on stderr."""
+    from catalog_inspector.core.oauth import OAuthHooks, opener_for, set_default_hooks
+
     said: set[tuple[str, str]] = set()
 
     def notice(server: str, words: str) -> None:

@@ -12,8 +12,6 @@ The app brings its own opener (it shows the URL in the window); see `core.oauth.
 
 from __future__ import annotations
 
-import enum
-import os
 import sys
 import webbrowser
 from collections.abc import Callable
@@ -24,6 +22,7 @@ import httpx2
 
 from catalog_inspector.core.errors import CatalogError
 from catalog_inspector.core.oauth.signin import Opener, SignIn, auth_error, check_authorization_url
+from catalog_inspector.core.open_mode import OpenMode, default_mode
 from catalog_inspector.core.redact import redacted_url
 from catalog_inspector.core.text import visible
 
@@ -32,19 +31,6 @@ __all__ = ["OpenMode", "default_mode", "opener_for"]
 MAX_HOPS = 10  # redirects `fetch` follows
 HOP_SECONDS = 30.0
 BODY_CAP = 256 * 1024  # bytes of a page `fetch` reads (and throws away)
-
-
-class OpenMode(enum.StrEnum):
-    BROWSER = "browser"  # the system browser; the URL is printed too
-    PRINT = "print"  # the URL on stderr; a person opens it
-    FETCH = "fetch"  # requested by the inspector itself, redirects followed to the listener
-
-
-def default_mode() -> OpenMode:
-    """`browser` where there is a display to show one on, else `print`."""
-    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        return OpenMode.PRINT
-    return OpenMode.BROWSER
 
 
 def _shown(sign_in: SignIn) -> str:
