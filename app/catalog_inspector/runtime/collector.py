@@ -6,8 +6,9 @@ on each full collection: at 100,000 tools a full collection took 0.1–0.6 s on
 the GUI thread, twenty times during one walk and refresh, and freed nothing.
 
 So once a batch of catalog data has arrived (after the event that brought every
-`FREEZE_EVERY` items while walking, and at once and after the event when a catalog
-is accepted) the collector runs a young-generation pass and then `gc.freeze()`s what is left: frozen objects are never rescanned.
+`FREEZE_EVERY` items while walking; at once and after the event when a catalog
+is accepted) the collector runs a young-generation pass and then `gc.freeze()`s
+what is left: frozen objects are never rescanned.
 They are still freed by reference counting the moment they become garbage,
 which is how catalog data dies (it is plain JSON, without cycles); only a
 reference cycle that was alive at a freeze would be kept until the app exits.
