@@ -471,9 +471,9 @@ class ToolTreeModel(QAbstractItemModel):
             if column == NAME:
                 return visible(key, PREVIEW), False, False
             return (preview(node.value) if column == TITLE else ""), False, False
-        if (self._marks or self._flagged) and (column == NAME or self._marks.get(key) == "removed"):
-            if key in self._flagged or self._marks.get(key):  # a sign and a colour; a ghost's whole row greyed
-                return None
+        mark = self._marks.get(key) if self._marks else ""
+        if (mark or key in self._flagged) and (column == NAME or mark == "removed"):
+            return None  # a sign and a colour before the name; a ghost's whole row greyed
         if column == NAME:
             return (visible(key, PREVIEW), False, True) if is_plain_name(key) else None
         return self._tool_data(node, column, _R.DisplayRole) or "", column == TOKENS, False

@@ -11,10 +11,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QPointF, QSize, Qt
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QPointF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPalette, QStaticText, QTransform
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QApplication,
     QStyle,
     QStyledItemDelegate,
@@ -23,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from catalog_inspector.ui.models.roles import Role
-from catalog_inspector.ui.widgets.tables import RowHeight
+from catalog_inspector.ui.widgets.tables import OneLineDelegate
 
 __all__ = ["ACTIVE", "ENABLED", "SELECTED", "STYLED", "CellDelegate", "OneLineCellDelegate"]
 
@@ -164,15 +163,6 @@ class CellDelegate(QStyledItemDelegate):
         painter.restore()
 
 
-class OneLineCellDelegate(CellDelegate):
-    """A `CellDelegate` whose rows all have one height, as `OneLineDelegate`'s (the tool tree's: nearly all of its
+class OneLineCellDelegate(CellDelegate, OneLineDelegate):
+    """A `CellDelegate` whose rows all have one height, `OneLineDelegate`'s (the tool tree's: nearly all of its
     cells are plain, one answer each; a tool's name is bold)."""
-
-    def __init__(self, view: QAbstractItemView) -> None:
-        super().__init__(view)
-        self.row_height = RowHeight(view)
-
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
-        size = super().sizeHint(option, index)
-        size.setHeight(self.row_height())
-        return size

@@ -20,7 +20,6 @@ __all__ = [
     "LAST_ROOM",
     "TREE_MINIMUM",
     "OneLineDelegate",
-    "RowHeight",
     "compact_table",
     "fit_columns",
     "fit_tree_columns",
@@ -35,25 +34,6 @@ LAST_ROOM = 160  # a fitted tree leaves its last column (the description) this m
 TREE_MINIMUM = (170, 130)  # a fitted tree's key and value columns are never narrower
 
 
-class RowHeight:
-    """One height for all of a view's rows: a line of the view's font, bold or not, plus a margin (worked out
-    again only when the font changes)."""
-
-    def __init__(self, view: QAbstractItemView) -> None:
-        self._view = view
-        self._font_key = ""
-        self._height = 0
-
-    def __call__(self) -> int:
-        font = self._view.font()
-        if font.key() != self._font_key:
-            bold = QFont(font)
-            bold.setBold(True)
-            self._height = max(QFontMetrics(font).height(), QFontMetrics(bold).height()) + ROW_MARGIN
-            self._font_key = font.key()
-        return self._height
-
-
 class OneLineDelegate(QStyledItemDelegate):
     """QStyledItemDelegate whose rows all have one height: a line of the view's font, bold or not, plus a margin.
 
@@ -65,7 +45,18 @@ class OneLineDelegate(QStyledItemDelegate):
 
     def __init__(self, view: QAbstractItemView) -> None:
         super().__init__(view)
-        self.row_height = RowHeight(view)
+        self._view = view
+        self._font_key = ""
+        self._height = 0
+
+    def row_height(self) -> int:
+        font = self._view.font()
+        if font.key() != self._font_key:
+            bold = QFont(font)
+            bold.setBold(True)
+            self._height = max(QFontMetrics(font).height(), QFontMetrics(bold).height()) + ROW_MARGIN
+            self._font_key = font.key()
+        return self._height
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         size = super().sizeHint(option, index)
