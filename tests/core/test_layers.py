@@ -162,17 +162,33 @@ def test_each_face_says_what_the_room_holds_and_exports_what_it_imports(room: st
     tree = ast.parse(face.read_text(encoding="utf-8"))
     doc = ast.get_docstring(tree) or ""
     assert "Holds" in doc and "Imports" in doc, f"core.{room}'s docstring must say what it holds and may import"
+    # A face that loads its modules when a name is asked for (PEP 562) imports them for the type checker only,
+    # and says at run time which module holds each name (`_HOMES`): both must be what it exports.
+    lazy = [node.body for node in tree.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"]
     imported = {
-        alias.asname or alias.name for node in tree.body if isinstance(node, ast.ImportFrom) for alias in node.names
+        alias.asname or alias.name
+        for node in [*tree.body, *(n for body in lazy for n in body)]
+        if isinstance(node, ast.ImportFrom) and node.module not in ("__future__", "typing")
+        for alias in node.names
     }
-    imported.discard("annotations")
     declared = next(
         node.value
         for node in tree.body
         if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "__all__"
     )
     assert isinstance(declared, ast.List)
-    assert {ast.literal_eval(element) for element in declared.elts} == imported
+    exported = {ast.literal_eval(element) for element in declared.elts}
+    assert exported == imported
+    homes = [
+        node.value for node in tree.body if isinstance(node, ast.AnnAssign) and ast.unparse(node.target) == "_HOMES"
+    ]
+    if lazy:
+        assert homes, f"core.{room} imports its names for the type checker only: `_HOMES` must say where they live"
+        held = ast.literal_eval(homes[0])
+        assert sorted(name for names in held.values() for name in names) == sorted(exported)
+        for node in lazy[0]:
+            if isinstance(node, ast.ImportFrom):
+                assert all(alias.name in held[node.module.rsplit(".", 1)[1]] for alias in node.names), node.module
 
 
 def test_the_sdks_private_modules_are_imported_in_one_adapter_only() -> None:

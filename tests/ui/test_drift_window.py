@@ -216,8 +216,8 @@ def test_a_rejected_duplicate_shows_both_definitions_side_by_side(harness: Harne
 @pytest.mark.parametrize("era", [("--legacy",), ()], ids=["handshake", "2026-07-28"])
 def test_list_changed_before_the_walk_leaves_the_server_ready(harness: Harness, qtbot, era: tuple[str, ...]) -> None:  # type: ignore[no-untyped-def]
     window = harness.window([demo_spec("notify-early", *era, name="early")])
-    wait_for(qtbot, lambda: reported(window))
-    assert shown(window)
+    # Ready, with the catalog shown on every page (they follow the report a turn later): a stale mark never clears.
+    wait_for(qtbot, lambda: reported(window) and shown(window))
     assert window.current.supervisor.changes_heard >= 1, "the server did announce a change (before the first page)"
     accept_refresh(window, qtbot)
     assert window.current.supervisor.state is ServerState.READY, "still ready after a refresh that heard it again"

@@ -444,3 +444,17 @@ async def test_a_lint_past_its_budget_is_over_budget_not_issues() -> None:
     async with Sandbox() as sandbox:
         found = await sandbox.lint(huge, 0.01)
     assert isinstance(found, Validation) and found.failure is Failure.OVER_BUDGET
+
+
+def test_the_worker_loads_validation_alone_not_the_rest_of_the_calls_room() -> None:
+    # A worker starts for every sandbox (and again after every budget overrun): the face of `core.calls` loads a
+    # module when one of its names is asked for, so the worker does not pay for the catalog, config and lint.
+    code = (
+        "import sys, catalog_inspector.core.calls.sandbox_worker\n"
+        "import json; print(json.dumps(sorted(m for m in sys.modules if m.startswith('catalog_inspector'))))"
+    )
+    loaded = subprocess.run([sys.executable, "-P", "-c", code], capture_output=True, text=True, check=True, timeout=60)
+    modules = json.loads(loaded.stdout)
+    assert "catalog_inspector.core.calls.validation" in modules
+    for heavy in ("catalog", "config", "calls.lint", "calls.asking", "calls.sandbox", "processes"):
+        assert f"catalog_inspector.core.{heavy}" not in modules, modules

@@ -13,165 +13,169 @@ No SDK: `session` sends the requests. Imports `catalog`, `config` and core's sha
 
 from __future__ import annotations
 
-from catalog_inspector.core.calls.answers import (
-    AnswerRules,
-    AnswersError,
-    RuleAnswerer,
-    answer_by_rules,
-    parse_answers,
-)
-from catalog_inspector.core.calls.asking import (
-    ELICIT,
-    KNOWN_METHODS,
-    LIST_ROOTS,
-    MAX_REQUEST_STATE_BYTES,
-    MAX_ROUNDS,
-    SAMPLE,
-    URL_ELICITATION_REQUIRED,
-    Answerer,
-    ContentCheck,
-    Era,
-    InputAnswer,
-    InputAsk,
-    Round,
-    RoundLog,
-    accept,
-    cancel,
-    check_content_in_process,
-    checking_with,
-    closed,
-    decline,
-    elicitation_schema_problems,
-    last_user_text,
-    merge_round,
-    reject,
-    reply,
-    roots_answer,
-    schema_defaults,
-    unanswerable,
-    url_elicitations,
-    with_defaults,
-)
-from catalog_inspector.core.calls.catalog_checks import (
-    LINT_LEVELS,
-    Linted,
-    LintRow,
-    catalog_lint,
-    derived_keys,
-    lint_counts,
-    lint_lines,
-    schema_key,
-    tool_lint_steps,
-)
-from catalog_inspector.core.calls.completions import (
-    COMPLETION_BUDGET,
-    COMPLETION_VALUES,
-    Completion,
-    RefKind,
-    completion_of,
-    completion_ref,
-)
-from catalog_inspector.core.calls.form import (
-    FormField,
-    build_form,
-    empty_value,
-    fits,
-    pick_branch,
-)
-from catalog_inspector.core.calls.host_lint import (
-    HOST_RULES,
-    HostRule,
-    tool_issues,
-)
-from catalog_inspector.core.calls.lint import (
-    LintCode,
-    LintIssue,
-    LintSeverity,
-    exclusion_issues,
-    lint_rows,
-    lint_schema,
-    lint_tools,
-    lint_words,
-    worst_severity,
-)
-from catalog_inspector.core.calls.logs import (
-    REQUEST_LOGS,
-    LogList,
-    LogMessage,
-)
-from catalog_inspector.core.calls.outcome import (
-    OUTCOMES,
-    CallOutcome,
-    Judge,
-    Layer,
-    Outcome,
-    cancelled_by_person,
-    find_tool,
-    judge_in_process,
-    layer_of,
-)
-from catalog_inspector.core.calls.page_work import PageWork
-from catalog_inspector.core.calls.replay import (
-    ANSWERS_FILE,
-    answers_document,
-    command_with_answers,
-    kept_rounds,
-    replay_answer,
-)
-from catalog_inspector.core.calls.report import (
-    CallError,
-    CallReport,
-    argument_problems,
-    catalog_failed,
-    counted,
-    list_failed,
-    not_sent,
-    report_of,
-)
-from catalog_inspector.core.calls.result_text import (
-    Block,
-    describe_result,
-    verdict_words,
-)
-from catalog_inspector.core.calls.sandbox import (
-    Sandbox,
-)
-from catalog_inspector.core.calls.store import (
-    CallRecord,
-    CallStore,
-    call_command,
-    capped,
-)
-from catalog_inspector.core.calls.tasks import (
-    CANCELLED,
-    COMPLETED,
-    FAILED,
-    INPUT_REQUIRED,
-    STATUSES,
-    TASKS_EXTENSION,
-    TERMINAL,
-    TaskLog,
-    TaskProgress,
-    TaskRecord,
-    TaskState,
-    poll_delay,
-    task_support,
-)
-from catalog_inspector.core.calls.uri_templates import (
-    TemplateForm,
-    TemplateVariable,
-    expand_template,
-    template_form,
-)
-from catalog_inspector.core.calls.validation import (
-    Failure,
-    FieldProblem,
-    ResultVerdict,
-    Validation,
-    output_to_check,
-    validate,
-    verdict_of,
-)
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from catalog_inspector.core.calls.answers import (
+        AnswerRules,
+        AnswersError,
+        RuleAnswerer,
+        answer_by_rules,
+        parse_answers,
+    )
+    from catalog_inspector.core.calls.asking import (
+        ELICIT,
+        KNOWN_METHODS,
+        LIST_ROOTS,
+        MAX_REQUEST_STATE_BYTES,
+        MAX_ROUNDS,
+        SAMPLE,
+        URL_ELICITATION_REQUIRED,
+        Answerer,
+        ContentCheck,
+        Era,
+        InputAnswer,
+        InputAsk,
+        Round,
+        RoundLog,
+        accept,
+        cancel,
+        check_content_in_process,
+        checking_with,
+        closed,
+        decline,
+        elicitation_schema_problems,
+        last_user_text,
+        merge_round,
+        reject,
+        reply,
+        roots_answer,
+        schema_defaults,
+        unanswerable,
+        url_elicitations,
+        with_defaults,
+    )
+    from catalog_inspector.core.calls.catalog_checks import (
+        LINT_LEVELS,
+        Linted,
+        LintRow,
+        catalog_lint,
+        derived_keys,
+        lint_counts,
+        lint_lines,
+        schema_key,
+        tool_lint_steps,
+    )
+    from catalog_inspector.core.calls.completions import (
+        COMPLETION_BUDGET,
+        COMPLETION_VALUES,
+        Completion,
+        RefKind,
+        completion_of,
+        completion_ref,
+    )
+    from catalog_inspector.core.calls.form import (
+        FormField,
+        build_form,
+        empty_value,
+        fits,
+        pick_branch,
+    )
+    from catalog_inspector.core.calls.host_lint import (
+        HOST_RULES,
+        HostRule,
+        tool_issues,
+    )
+    from catalog_inspector.core.calls.lint import (
+        LintCode,
+        LintIssue,
+        LintSeverity,
+        exclusion_issues,
+        lint_rows,
+        lint_schema,
+        lint_tools,
+        lint_words,
+        worst_severity,
+    )
+    from catalog_inspector.core.calls.logs import (
+        REQUEST_LOGS,
+        LogList,
+        LogMessage,
+    )
+    from catalog_inspector.core.calls.outcome import (
+        OUTCOMES,
+        CallOutcome,
+        Judge,
+        Layer,
+        Outcome,
+        cancelled_by_person,
+        find_tool,
+        judge_in_process,
+        layer_of,
+    )
+    from catalog_inspector.core.calls.page_work import PageWork
+    from catalog_inspector.core.calls.replay import (
+        ANSWERS_FILE,
+        answers_document,
+        command_with_answers,
+        kept_rounds,
+        replay_answer,
+    )
+    from catalog_inspector.core.calls.report import (
+        CallError,
+        CallReport,
+        argument_problems,
+        catalog_failed,
+        counted,
+        list_failed,
+        not_sent,
+        report_of,
+    )
+    from catalog_inspector.core.calls.result_text import (
+        Block,
+        describe_result,
+        verdict_words,
+    )
+    from catalog_inspector.core.calls.sandbox import (
+        Sandbox,
+    )
+    from catalog_inspector.core.calls.store import (
+        CallRecord,
+        CallStore,
+        call_command,
+        capped,
+    )
+    from catalog_inspector.core.calls.tasks import (
+        CANCELLED,
+        COMPLETED,
+        FAILED,
+        INPUT_REQUIRED,
+        STATUSES,
+        TASKS_EXTENSION,
+        TERMINAL,
+        TaskLog,
+        TaskProgress,
+        TaskRecord,
+        TaskState,
+        poll_delay,
+        task_support,
+    )
+    from catalog_inspector.core.calls.uri_templates import (
+        TemplateForm,
+        TemplateVariable,
+        expand_template,
+        template_form,
+    )
+    from catalog_inspector.core.calls.validation import (
+        Failure,
+        FieldProblem,
+        ResultVerdict,
+        Validation,
+        output_to_check,
+        validate,
+        verdict_of,
+    )
 
 __all__ = [
     "LINT_LEVELS",
@@ -300,3 +304,135 @@ __all__ = [
     "poll_delay",
     "task_support",
 ]
+
+# Each name's module, imported when the name is first asked for (PEP 562): a process that needs one module
+# (the sandbox's worker needs `validation` alone) does not load them all, nor what they import.
+_HOMES: dict[str, tuple[str, ...]] = {
+    "answers": ("AnswerRules", "AnswersError", "RuleAnswerer", "answer_by_rules", "parse_answers"),
+    "asking": (
+        "ELICIT",
+        "KNOWN_METHODS",
+        "LIST_ROOTS",
+        "MAX_REQUEST_STATE_BYTES",
+        "MAX_ROUNDS",
+        "SAMPLE",
+        "URL_ELICITATION_REQUIRED",
+        "Answerer",
+        "ContentCheck",
+        "Era",
+        "InputAnswer",
+        "InputAsk",
+        "Round",
+        "RoundLog",
+        "accept",
+        "cancel",
+        "check_content_in_process",
+        "checking_with",
+        "closed",
+        "decline",
+        "elicitation_schema_problems",
+        "last_user_text",
+        "merge_round",
+        "reject",
+        "reply",
+        "roots_answer",
+        "schema_defaults",
+        "unanswerable",
+        "url_elicitations",
+        "with_defaults",
+    ),
+    "catalog_checks": (
+        "LINT_LEVELS",
+        "Linted",
+        "LintRow",
+        "catalog_lint",
+        "derived_keys",
+        "lint_counts",
+        "lint_lines",
+        "schema_key",
+        "tool_lint_steps",
+    ),
+    "completions": (
+        "COMPLETION_BUDGET",
+        "COMPLETION_VALUES",
+        "Completion",
+        "RefKind",
+        "completion_of",
+        "completion_ref",
+    ),
+    "form": ("FormField", "build_form", "empty_value", "fits", "pick_branch"),
+    "host_lint": ("HOST_RULES", "HostRule", "tool_issues"),
+    "lint": (
+        "LintCode",
+        "LintIssue",
+        "LintSeverity",
+        "exclusion_issues",
+        "lint_rows",
+        "lint_schema",
+        "lint_tools",
+        "lint_words",
+        "worst_severity",
+    ),
+    "logs": ("REQUEST_LOGS", "LogList", "LogMessage"),
+    "outcome": (
+        "OUTCOMES",
+        "CallOutcome",
+        "Judge",
+        "Layer",
+        "Outcome",
+        "cancelled_by_person",
+        "find_tool",
+        "judge_in_process",
+        "layer_of",
+    ),
+    "page_work": ("PageWork",),
+    "replay": ("ANSWERS_FILE", "answers_document", "command_with_answers", "kept_rounds", "replay_answer"),
+    "report": (
+        "CallError",
+        "CallReport",
+        "argument_problems",
+        "catalog_failed",
+        "counted",
+        "list_failed",
+        "not_sent",
+        "report_of",
+    ),
+    "result_text": ("Block", "describe_result", "verdict_words"),
+    "sandbox": ("Sandbox",),
+    "store": ("CallRecord", "CallStore", "call_command", "capped"),
+    "tasks": (
+        "CANCELLED",
+        "COMPLETED",
+        "FAILED",
+        "INPUT_REQUIRED",
+        "STATUSES",
+        "TASKS_EXTENSION",
+        "TERMINAL",
+        "TaskLog",
+        "TaskProgress",
+        "TaskRecord",
+        "TaskState",
+        "poll_delay",
+        "task_support",
+    ),
+    "uri_templates": ("TemplateForm", "TemplateVariable", "expand_template", "template_form"),
+    "validation": (
+        "Failure",
+        "FieldProblem",
+        "ResultVerdict",
+        "Validation",
+        "output_to_check",
+        "validate",
+        "verdict_of",
+    ),
+}
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value  # asked once: the next lookup is a plain attribute
+    return value
