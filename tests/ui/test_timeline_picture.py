@@ -7,9 +7,17 @@ import dataclasses
 import math
 
 import pytest
-from PySide6.QtCore import QEvent, QPoint, QRect, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QHelpEvent, QImage, QPalette
-from PySide6.QtWidgets import QApplication, QComboBox, QStyledItemDelegate, QStyleFactory, QTableView, QToolTip
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QStyledItemDelegate,
+    QStyleFactory,
+    QTableView,
+    QToolTip,
+    QWidget,
+)
 
 from catalog_inspector.core.catalog import PageRecord
 from catalog_inspector.core.config import Limits, ServerSpec
@@ -379,3 +387,27 @@ def test_a_repaint_of_the_timeline_asks_the_model_once_for_each_plain_cell(qtbot
     cells = len(rows) * model.columnCount()
     # (A focused cell is the style's to paint, with all its roles: Qt's delegate alone asked 510 here.)
     assert cells > 50 and len(asked) <= 1.5 * cells, (len(asked), cells)
+
+
+def test_a_repaint_of_the_chart_paints_nothing_beneath_it(qtbot) -> None:  # type: ignore[no-untyped-def]
+    # The chart repaints every few pages of a live walk: it paints its whole rect, so nothing under it is painted.
+    panel = _panel(qtbot)
+    panel.set_walks([Walk("Accepted catalog", [_page(i, latency) for i, latency in enumerate(LATENCIES)])])
+    chart = panel.findChild(TimelineChart, "pageTimelineChart")
+    painted: list[str] = []
+
+    class Painted(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                painted.append("chart" if watched is chart else type(watched).__name__)
+            return False
+
+    spy = Painted(panel)
+    for widget in (panel, chart, *(w for w in panel.findChildren(QWidget) if w.isAncestorOf(chart))):
+        widget.installEventFilter(spy)
+    chart.update()
+    wait_for(qtbot, lambda: "chart" in painted)  # the panel's first paint, with the walk shown
+    painted.clear()
+    chart.update()
+    wait_for(qtbot, lambda: "chart" in painted)
+    assert painted == ["chart"]

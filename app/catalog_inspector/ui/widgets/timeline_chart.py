@@ -67,6 +67,9 @@ class TimelineChart(QWidget):
         self._repaint.timeout.connect(self.update)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.setMinimumHeight(CHART_HEIGHT // 2)
+        # It paints every pixel of itself (`paintEvent` fills its rect first): a repaint while a walk goes on (every
+        # few pages) need not paint the tab page's frame beneath it first.
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.setAccessibleName("Page timeline chart")
         model.modelReset.connect(self._on_model_pages_changed)
         model.rowsInserted.connect(self._on_model_pages_changed)
