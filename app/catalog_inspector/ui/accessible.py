@@ -59,6 +59,11 @@ NAMES: dict[str, tuple[str, str]] = {
     "refreshButton": ("", "Walk the catalog again from the first page (F5)"),
     "cancelButton": ("", "Stop the walk in progress; the shown catalog stays (Esc)"),
     "statusBannerDetails": ("", "Show the whole message, to read or copy"),
+    "statusVerdictText": (
+        "Verdict",
+        "What is known of the catalog shown while nothing is wrong: what changed since the last one, or a walk under way",
+    ),
+    "statusVerdictDetail": ("Verdict detail", "Whether the catalog matches the approved one, or that a new walk runs"),
     "retryButton": ("", "The banner's action: retry, refresh, reconnect, run the server or show the drift (Ctrl+R)"),
     "signInUrl": ("Sign-in link", "The authorization URL the browser was sent to"),
     "signInOpen": ("", "Open the link in the system browser (https, or http to this machine, only)"),

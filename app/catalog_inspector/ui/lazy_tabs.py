@@ -51,6 +51,14 @@ class LazyTabs:
         """The page if it has been built, else None (nothing is built by asking this)."""
         return None if name in self._builders else self._pages[name]
 
+    def set_title(self, name: str, title: str) -> None:
+        """The tab's title, set only when it differs: a title set, even the same one, makes the tab widget lay
+        itself out and repaint whole (every page's widget that does not fill its own background, scroll bars
+        included: several milliseconds of the event that brought it)."""
+        index = self.tabs.indexOf(self.page(name))
+        if self.tabs.tabText(index) != title:
+            self.tabs.setTabText(index, title)
+
     def page(self, name: str) -> QWidget:
         """What stands in the tab bar for `name` now: the page, or its placeholder (for titles and indexes)."""
         return self._pages[name]

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSplitter,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -49,7 +48,9 @@ from catalog_inspector.ui.signin import link_text, sign_in_opened_words
 from catalog_inspector.ui.widgets.labels import ElidedLabel
 from catalog_inspector.ui.widgets.sidebar import ServerSidebar
 from catalog_inspector.ui.widgets.sign_in import open_in_browser
+from catalog_inspector.ui.widgets.status_band import StatusBand
 from catalog_inspector.ui.widgets.status_banner import StatusBanner
+from catalog_inspector.ui.widgets.still_tabs import StillTabs
 from catalog_inspector.ui.widgets.tools_pane import ToolsPane
 from catalog_inspector.ui.window_pages import LOG_LINES, OTHER_LISTS, WindowPages
 
@@ -153,6 +154,7 @@ class MainWindow(QMainWindow):
         header.addWidget(self.cancel_button)
 
         self.banner = StatusBanner(self)
+        self.band = StatusBand(self.banner, self)  # the banner's room, kept: its coming and going moves nothing
         self.banner.retry_clicked.connect(self._on_banner_retry_clicked)
         self.banner.sign_in.cancel_clicked.connect(self._on_sign_in_cancel_clicked)
         self.banner.sign_in.opened.connect(self._on_sign_in_opened)
@@ -166,14 +168,14 @@ class MainWindow(QMainWindow):
         self.tools_pane.timeline.walk_chosen.connect(lambda kind: self.choose_walk("tools", kind))
         # A server may flood stderr: lines reach the pane in batches, at most LOG_BATCH per batch.
         self._log_batch: Batcher[str] = Batcher(self._append_log, LOG_BATCH_MS, keep_last=LOG_BATCH, parent=self)
-        self.tabs = QTabWidget(self)
+        self.tabs = StillTabs(self)  # a tab's title set repaints the tab strip, not the page shown
         self.tabs.setObjectName("catalogTabs")
         self.tabs.addTab(self.tools_pane, LIST_KINDS["tools"].title)
         self.pages = WindowPages(self.tabs, self)  # the other pages: built after the first frame, or when needed
         main = QWidget(self)
         right = QVBoxLayout(main)
         right.addLayout(header)
-        right.addWidget(self.banner)
+        right.addWidget(self.band)
         right.addWidget(self.tabs, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(sidebar)
@@ -354,6 +356,7 @@ class MainWindow(QMainWindow):
         self.pages.show_nothing()  # first: the tree's tool going is no server's Call tab's business
         self.tools_pane.set_tools([])
         self.tools_pane.timeline.set_walks([])
+        self.band.set_verdict("")
 
     def _unbind(self) -> None:
         self._problem = None
@@ -428,12 +431,14 @@ class MainWindow(QMainWindow):
             return
         self.title.setText(presenter.title)
         self.catalog_label.setText(presenter.subtitle)
+        self.band.set_verdict(*presenter.verdict())  # the report's headline says the tools' cost once counted
         self._update_file_actions()
         self._update_server_actions()
 
     def _on_presenter_banner_changed(self) -> None:
         if self._presenter is not None:
             self.banner.show_banner(self._presenter.banner())
+            self.band.set_verdict(*self._presenter.verdict())
 
     def _on_presenter_catalog_changed(self) -> None:
         """A new catalog, with its first report: the tree is planned once, with its marks; the other pages follow."""
@@ -469,7 +474,7 @@ class MainWindow(QMainWindow):
             checks.show_first_page(presenter.first_page())
             catalog = presenter.catalog
             checks.show_excluded(catalog.excluded_tools if catalog is not None else None)
-        self.tabs.setTabText(self.tabs.indexOf(self.pages.page("drift")), "Drift ⚠" if presenter.alarm else "Drift")
+        self.pages.set_title("drift", "Drift ⚠" if presenter.alarm else "Drift")
 
     def _on_presenter_walks_changed(self) -> None:
         presenter = self._presenter
@@ -483,7 +488,7 @@ class MainWindow(QMainWindow):
         if (pane := self.pages.built_duplicates()) is not None:
             pane.show_duplicates(duplicates)
         title = f"Duplicates ({len(duplicates)})" if duplicates else "Duplicates"
-        self.tabs.setTabText(self.tabs.indexOf(self.pages.page("duplicates")), title)
+        self.pages.set_title("duplicates", title)
 
     def _on_presenter_details_changed(self) -> None:
         presenter = self._presenter

@@ -141,7 +141,7 @@ class WindowPages(LazyTabs):
                 checks.show_excluded(None)
         plain = [("drift", "Drift"), ("duplicates", "Duplicates")]
         for name, title in [*plain, *((name, LIST_KINDS[name].title.replace("&", "&&")) for name in OTHER_LISTS)]:
-            self.tabs.setTabText(self.tabs.indexOf(self.page(name)), title)
+            self.set_title(name, title)
 
     def _bind_page(self, name: str, page: QWidget, presenter: ServerPresenter) -> None:
         """What a page shows of a server besides its catalog and walks: its presenters, its log."""
@@ -220,9 +220,7 @@ class WindowPages(LazyTabs):
             title = LIST_KINDS[name].title.replace("&", "&&")
             if catalog is not None and name in catalog.partial:
                 title += " ⚠"
-            index = self.tabs.indexOf(self.page(name))
-            if self.tabs.tabText(index) != title:  # a title set again lays the tab bar out again
-                self.tabs.setTabText(index, title)
+            self.set_title(name, title)
 
     def _built_pages(self) -> list[tuple[str, QWidget]]:
         return [(name, page) for name in self.names if (page := self.built(name)) is not None]

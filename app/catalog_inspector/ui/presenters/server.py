@@ -282,6 +282,19 @@ class ServerPresenter(QObject):
             return Banner("drift", text, "Show drift", True)
         return Banner()
 
+    def verdict(self) -> tuple[str, str]:
+        """What the window says of the catalog shown while no banner is up: the drift report's headline and the
+        approval's summary; or that a walk is under way, or that there is no catalog yet."""
+        report = self.report
+        walking = self.supervisor.busy
+        if report is not None:
+            again = "A new walk is under way; this catalog stays until the walk's is accepted." if walking else ""
+            pins = report.pins.summary() if report.pins is not None else ""
+            return report.headline(with_pins=False), again or pins
+        if walking:
+            return "Walking the catalog: its pages show on the timeline as they arrive.", ""
+        return "No catalog yet.", ""
+
     @staticmethod
     def _lost_banner(error: ErrorInfo, taken: str, retry_enabled: bool) -> Banner:
         lines = ["Connection lost: the session ended after its catalog was accepted", detail_line(error)]

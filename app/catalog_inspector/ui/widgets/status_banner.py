@@ -91,12 +91,12 @@ class StatusBanner(QFrame):
         self.copy.triggered.connect(self.copy_message)
         self.addAction(self.copy)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
-        lines = QVBoxLayout()
-        lines.setSpacing(2)
+        self.lines = QVBoxLayout()
+        self.lines.setSpacing(2)
         for widget in (self.title, self.detail, self.label, self.sign_in):
-            lines.addWidget(widget)
-        layout = QHBoxLayout(self)
-        layout.addLayout(lines, 1)
+            self.lines.addWidget(widget)
+        layout = self.row = QHBoxLayout(self)
+        layout.addLayout(self.lines, 1)
         layout.addWidget(self.details, 0, Qt.AlignmentFlag.AlignTop)
         layout.addWidget(self.retry, 0, Qt.AlignmentFlag.AlignTop)
         self.kind: str | None = None
@@ -125,6 +125,13 @@ class StatusBanner(QFrame):
         background, border = COLORS[banner.kind], BORDERS.get(banner.kind, BORDER)
         theme.themed_style(self, lambda: theme.frame_style("QFrame#statusBanner", background, border))
         self.show()
+
+    def collapsed_height(self) -> int:
+        """How high the banner is with its title, one detail line and its buttons (whether or not it is up)."""
+        margins = self.row.contentsMargins()
+        lines = self.title.sizeHint().height() + self.lines.spacing() + self.detail.sizeHint().height()
+        buttons = max(self.retry.sizeHint().height(), self.details.sizeHint().height())
+        return max(lines, buttons) + margins.top() + margins.bottom() + 2 * self.frameWidth()
 
     def set_expanded(self, expanded: bool) -> None:
         """Show the whole message (wrapped, selectable) or the two cut lines."""
