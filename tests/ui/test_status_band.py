@@ -89,3 +89,25 @@ def test_the_verdict_says_a_walk_is_under_way_and_no_catalog_yet(harness: Harnes
     wait_for(qtbot, lambda: window.current is not None and window.current.supervisor.busy)
     text, detail = verdict(window)
     assert text.startswith("First catalog kept") and detail.startswith("A new walk is under way")
+
+
+def test_a_banner_shown_again_in_its_colours_is_not_styled_anew(qtbot) -> None:  # type: ignore[no-untyped-def]
+    # Setting the same style sheet again polishes the banner and its children anew (a millisecond of the event
+    # that brought the report); the colours of a kind are set once, and again when the kind or the palette changes.
+    banner = StatusBanner()
+    qtbot.addWidget(banner)
+    banner.show_banner(Banner("drift", "Changed since the catalog taken at 12:00: 2 breaking.", "Show drift", True))
+    restyled: list[QEvent.Type] = []
+
+    class Styled(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.StyleChange:
+                restyled.append(event.type())
+            return False
+
+    spy = Styled(banner)
+    banner.installEventFilter(spy)
+    banner.show_banner(Banner("drift", "Changed since the catalog taken at 12:01: 1 warning.", "Show drift", True))
+    assert restyled == []
+    banner.show_banner(Banner("failure", "Rejected: Duplicate name\n'echo' was first seen on page 0", "Retry", True))
+    assert restyled, "another kind, other colours"

@@ -356,7 +356,9 @@ class _Restyler(QObject):
         if self._stale:
             self._stale = False
             widget.removeEventFilter(self)
-        widget.setStyleSheet(self.style())
+        text = self.style()
+        if widget.styleSheet() != text:  # set again, the same sheet polishes the widget and its children anew
+            widget.setStyleSheet(text)
 
     def _on_theme_changed(self) -> None:
         widget = self.parent()

@@ -53,7 +53,12 @@ class WindowPages(LazyTabs):
         self.add("checks", "Reach && collisions", self._build_checks)
         self._lists_due = False
         self._details_due = False
-        self._scheduled = False
+        # A timer, not a queued call (QTimer.singleShot(0, …) is one): queued calls run in the same pass of the
+        # event loop as the repaint they follow, timers in the next, after the window had its turn.
+        self._follow = QTimer(tabs)
+        self._follow.setSingleShot(True)
+        self._follow.setInterval(0)
+        self._follow.timeout.connect(self.bring_up_to_date)
 
     # -- builders: each imports its page's module ------------------------------
     def _build_call(self) -> QWidget:
@@ -187,21 +192,20 @@ class WindowPages(LazyTabs):
         self._details_due |= details
         if at_once:
             self.bring_up_to_date()
-        elif not self._scheduled:
-            self._scheduled = True
-            QTimer.singleShot(0, self.tabs, self.bring_up_to_date)
+        elif not self._follow.isActive():
+            self._follow.start()
 
     @property
     def following(self) -> bool:
         """The pages are to follow a change of the selected server a turn from now (`follow`)."""
-        return self._scheduled
+        return self._follow.isActive()
 
     def follow_details(self) -> None:
         """The selected server's details changed: shown now, or with the catalog's pages when they are due."""
-        self.follow(catalog=False, at_once=not self._scheduled)
+        self.follow(catalog=False, at_once=not self._follow.isActive())
 
     def bring_up_to_date(self) -> None:
-        self._scheduled = False
+        self._follow.stop()
         lists, details = self._lists_due, self._details_due
         self._lists_due = self._details_due = False
         presenter = self.window.presenter
