@@ -42,10 +42,10 @@ def _app_env(home: Path) -> dict[str, str]:
 class App:
     """The real app in a subprocess, read through its start-up probe; killed if it outlives DEADLINE."""
 
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, command: tuple[str, ...] = ("-m", "catalog_inspector")) -> None:
         self.home = home
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "catalog_inspector"],
+            [sys.executable, *command],
             env=_app_env(home),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -107,6 +107,50 @@ def test_the_main_window_is_painted_before_the_engine_is_imported_and_then_the_s
         code, err = app.terminate()
     assert code == 0 and "Traceback" not in err, err
     assert_all_gone(pids)
+
+
+# The app as `-m catalog_inspector` runs it, each of our core modules written down as it is first imported,
+# with whether Qt was in by then.
+IMPORTS_LOGGED = """
+import importlib.abc, sys, runpy
+log = open(sys.argv.pop(1), "w", buffering=1)
+class Logged(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.startswith("catalog_inspector.core.") and name not in sys.modules:
+            log.write(f"{name} {'PySide6' in sys.modules}\\n")
+        return None
+sys.meta_path.insert(0, Logged())
+class Marked:  # the first paint's probe line marks the log: what follows was imported after it
+    def __init__(self, out):
+        self.out = out
+    def write(self, text):
+        if '"event": "window"' in text:
+            log.write("-- painted\\n")
+        return self.out.write(text)
+    def __getattr__(self, name):
+        return getattr(self.out, name)
+sys.stdout = Marked(sys.stdout)
+sys.argv[0] = "mcp-catalog-inspector"
+runpy.run_module("catalog_inspector", run_name="__main__", alter_sys=True)
+"""
+
+
+def test_every_qt_free_module_the_window_needs_is_imported_before_qt(tmp_path: Path) -> None:
+    # After PySide6, each module imported is read again by shiboken's import hook (`ui.app.BEFORE_QT`): a face
+    # that loads its modules on demand (`core.calls`) must have what the window uses named there, not itself.
+    log = tmp_path / "imports.txt"
+    app = App(tmp_path, ("-c", IMPORTS_LOGGED, str(log)))
+    try:
+        app.wait_for("window")
+        lines = log.read_text().splitlines()
+    finally:
+        code, err = app.terminate()
+    assert code == 0 and "Traceback" not in err, err
+    assert "-- painted" in lines, "the probe's line was seen"
+    before_paint = [line.split() for line in lines[: lines.index("-- painted")]]
+    assert len(before_paint) > 50, "the log saw the window's modules"
+    after_qt = [name for name, qt_in in before_paint if qt_in == "True"]
+    assert after_qt == [], f"imported after Qt, before the first paint: {after_qt}"
 
 
 def test_quitting_while_the_engine_loads_exits_cleanly_and_leaves_no_server(tmp_path: Path) -> None:

@@ -277,7 +277,9 @@ def import_before_qt() -> None:
     import importlib
 
     for name in BEFORE_QT:
-        importlib.import_module(name)
+        module = importlib.import_module(name)
+        for exported in getattr(module, "__all__", ()):  # a face that loads its modules on demand: load them now
+            getattr(module, exported)
 
 
 def _run(args: argparse.Namespace) -> int:
