@@ -23,9 +23,10 @@ T = TypeVar("T")
 Steps: TypeAlias = Generator[None, None, T]
 
 EVERY = 256  # items a loop over a catalog handles between two yields (well under a millisecond)
-SLICE_SECONDS = (
-    0.002  # how long one slice runs between the window's events: an eighth of a frame (other slicers share it)
-)
+# How long one slice runs between the window's events: a sixteenth of a frame. Several slices (of the jobs that
+# share the queue) and a report's own handlers can fall in one pass of the event loop before the repaint; at 2 ms
+# a slice, a 10,000-tool refresh and a filter's keystrokes stalled the window 2–3 ms longer (`make bench`).
+SLICE_SECONDS = 0.001
 
 
 def run_whole(steps: Steps[T]) -> T:
