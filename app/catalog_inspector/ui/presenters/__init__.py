@@ -2,8 +2,8 @@
 
 `app.AppPresenter` is the window's one way to the runtime; `server.ServerPresenter` is one
 server's header, banner, walks and log, with its tabs' presenters (`call`, `drift`,
-`request`); `checks.Checks` answers the arguments editor's checks; `words` holds the
-banner's and the failures' words. Widgets bind to these, render and forward intents.
+`request`); `status` what the band under the header says (the banner, else the verdict);
+`checks.Checks` answers the arguments editor's checks; `words` holds the banner's and the failures' words. Widgets bind to these, render and forward intents.
 """
 
 from catalog_inspector.ui.presenters.app import AppPresenter

@@ -32,7 +32,7 @@ from catalog_inspector.core.catalog import (
     token_words,
     unimplemented_words,
 )
-from catalog_inspector.core.config import launch_words, limits_for
+from catalog_inspector.core.config import limits_for
 from catalog_inspector.core.drift import DriftReport, Duplicate, FirstPage, duplicates_of
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind
 from catalog_inspector.core.text import visible
@@ -47,19 +47,17 @@ from catalog_inspector.ui.presenters.answer import Answer
 from catalog_inspector.ui.presenters.call import CallPresenter
 from catalog_inspector.ui.presenters.drift import DriftPresenter
 from catalog_inspector.ui.presenters.request import RequestPresenter
+from catalog_inspector.ui.presenters.status import banner_of, verdict_of
 from catalog_inspector.ui.presenters.words import (
     MESSAGE_LIMIT,
     Banner,
     Walk,
     clock,
     command_line,
-    describe_failure,
-    detail_line,
     list_mark,
-    server_words,
     walk_limits,
 )
-from catalog_inspector.ui.signin import grant_lines, link_text, sign_in_text
+from catalog_inspector.ui.signin import grant_lines
 
 __all__ = ["ServerPresenter"]
 
@@ -246,68 +244,10 @@ class ServerPresenter(QObject):
         return self._published
 
     def banner(self) -> Banner:
-        current = self.supervisor
-        attempt = current.attempt
-        retry_enabled = not current.busy
-        sign_in = current.sign_in
-        taken = taken_words(current.accepted.taken_at, date=False) if current.accepted is not None else "?"
-        if sign_in is not None and not sign_in.cancelled:
-            # First: a person is asked to act, and the server waits for them.
-            text = sign_in_text(current.spec.name, sign_in, walking=current.busy)
-            return Banner("signin", text, url=link_text(sign_in.url))
-        if current.awaiting_consent and not current.busy:
-            words = visible(launch_words(current.spec), 2000, keep_newlines=True)
-            text = f"This server is a command that will run on your computer. Run it?\n{words}"
-            return Banner("consent", text, "Run it", True)
-        if current.state is ServerState.FAILED and attempt is not None and attempt.snapshot is not None:
-            snapshot = attempt.snapshot
-            assert snapshot.error is not None
-            text = describe_failure(snapshot.error, snapshot.status)
-            if current.accepted is not None:
-                text += f"\nThe last good catalog, taken at {taken}, stays on screen."
-            else:
-                text += "\nNo catalog has been accepted from this server yet."
-            return Banner("failure", text, "Retry", retry_enabled, str(snapshot.error.kind))
-        if current.lost is not None and (current.state is ServerState.LOST or current.busy):
-            return self._lost_banner(current.lost, taken, retry_enabled)
-        if current.state is ServerState.STALE:
-            text = "The server says its catalog changed since this catalog was taken\nRefresh to walk it again."
-            return Banner("stale", text, "Refresh", retry_enabled)
-        report = self.report
-        # Drift that matters stays in the banner until the next catalog; a refresh that only answered a change
-        # the server announced says so once, in the status line and the Drift tab, and leaves no banner behind.
-        if report is not None and report.alarm:
-            pins = report.pins.summary() if report.pins is not None else ""
-            text = report.headline(with_pins=False) + (f"\n{pins}" if pins else "")
-            return Banner("drift", text, "Show drift", True)
-        return Banner()
+        return banner_of(self.supervisor, self.report)
 
     def verdict(self) -> tuple[str, str]:
-        """What the window says of the catalog shown while no banner is up: the drift report's headline and the
-        approval's summary; or that a walk is under way, or that there is no catalog yet."""
-        report = self.report
-        walking = self.supervisor.busy
-        if report is not None:
-            again = "A new walk is under way; this catalog stays until the walk's is accepted." if walking else ""
-            pins = report.pins.summary() if report.pins is not None else ""
-            return report.headline(with_pins=False), again or pins
-        if walking:
-            return "Walking the catalog: its pages show on the timeline as they arrive.", ""
-        return "No catalog yet.", ""
-
-    @staticmethod
-    def _lost_banner(error: ErrorInfo, taken: str, retry_enabled: bool) -> Banner:
-        lines = ["Connection lost: the session ended after its catalog was accepted", detail_line(error)]
-        if error.details.get("cause") == "signed_out":
-            lines = [
-                "Signed out: the session that used the sign-in is closed",
-                "Its tokens and client registration are forgotten; Reconnect walks again and asks you to sign in.",
-            ]
-        words = server_words(error)
-        if words:
-            lines.append(words)
-        lines.append(f"The catalog taken at {taken} stays on screen; no session is live.")
-        return Banner("lost", "\n".join(lines), "Reconnect", retry_enabled, str(error.kind))
+        return verdict_of(self.report, walking=self.supervisor.busy)
 
     def walks(self, list_name: str) -> list[Walk]:
         """The walks a timeline of `list_name` offers, most relevant first: live or failed, then accepted."""
