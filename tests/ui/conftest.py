@@ -6,7 +6,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QEvent, QSettings
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSettings
+from PySide6.QtWidgets import QWidget
 
 from catalog_inspector.core.calls import CallStore
 from catalog_inspector.core.config import LaunchConsent, Limits, ServerSpec
@@ -89,6 +90,26 @@ def shown(window: MainWindow, state: ServerState = ServerState.READY) -> bool:
         and presenter.catalog is presenter.supervisor.accepted
         and not window.pages.following
     )
+
+
+class Events(QObject):
+    """The events of `types` the watched widgets get, in order: (widget, type, the paint's rect as x, y, w, h)."""
+
+    def __init__(self, widgets: list[QWidget], *types: QEvent.Type) -> None:
+        super().__init__()
+        self.types = frozenset(types)
+        self.seen: list[tuple[QObject, QEvent.Type, tuple[int, int, int, int] | None]] = []
+        for widget in widgets:
+            widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() in self.types:
+            rect = event.rect() if event.type() == QEvent.Type.Paint else None  # type: ignore[attr-defined]
+            self.seen.append((watched, event.type(), rect.getRect() if rect is not None else None))
+        return False
+
+    def of(self, widget: QObject) -> list[QEvent.Type]:
+        return [kind for watched, kind, _ in self.seen if watched is widget]
 
 
 def wait_for(qtbot, condition: Callable[[], bool], timeout: int = 20_000) -> None:  # type: ignore[no-untyped-def]

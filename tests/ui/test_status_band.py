@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QEvent
 
 from catalog_inspector.core.drift import History
 from catalog_inspector.ui.main_window import MainWindow
@@ -14,22 +13,8 @@ from catalog_inspector.ui.presenters.words import Banner
 from catalog_inspector.ui.widgets.status_band import StatusBand
 from catalog_inspector.ui.widgets.status_banner import StatusBanner
 from tests.helpers import demo_spec
-from tests.ui.conftest import Harness, wait_for
+from tests.ui.conftest import Events, Harness, wait_for
 from tests.ui.test_drift_window import accept_refresh, reported
-
-
-class Moves(QObject):
-    """Whether the widget it watches was moved or resized."""
-
-    def __init__(self, widget: QWidget) -> None:
-        super().__init__()
-        self.seen: list[str] = []
-        widget.installEventFilter(self)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() in (QEvent.Type.Move, QEvent.Type.Resize):
-            self.seen.append(str(event.type()))
-        return False
 
 
 def verdict(window: MainWindow) -> tuple[str, str]:
@@ -42,13 +27,13 @@ def test_a_refresh_that_brings_a_drift_banner_moves_nothing_below_it(harness: Ha
     wait_for(qtbot, lambda: reported(window))
     assert window.banner.isHidden() and window.band.verdict.isVisible()
     assert verdict(window)[0].startswith("First catalog kept for this server: nothing to compare with yet.")
-    tabs = Moves(window.tabs)
+    tabs = Events([window.tabs], QEvent.Type.Move, QEvent.Type.Resize)
     band_height = window.band.height()
 
     accept_refresh(window, qtbot)
     assert window.banner.state == "drift" and window.banner.isVisible() and window.band.verdict.isHidden()
     assert window.band.height() == band_height
-    assert tabs.seen == [], "the tabs kept their place and size"
+    assert tabs.of(window.tabs) == [], "the tabs kept their place and size"
     # The verdict is the report's headline; it shows again once there is no banner.
     assert verdict(window)[0].startswith("Changed since the catalog taken at")
     window.banner.show_banner(Banner())
@@ -97,17 +82,8 @@ def test_a_banner_shown_again_in_its_colours_is_not_styled_anew(qtbot) -> None: 
     banner = StatusBanner()
     qtbot.addWidget(banner)
     banner.show_banner(Banner("drift", "Changed since the catalog taken at 12:00: 2 breaking.", "Show drift", True))
-    restyled: list[QEvent.Type] = []
-
-    class Styled(QObject):
-        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-            if event.type() == QEvent.Type.StyleChange:
-                restyled.append(event.type())
-            return False
-
-    spy = Styled(banner)
-    banner.installEventFilter(spy)
+    restyled = Events([banner], QEvent.Type.StyleChange)
     banner.show_banner(Banner("drift", "Changed since the catalog taken at 12:01: 1 warning.", "Show drift", True))
-    assert restyled == []
+    assert restyled.seen == []
     banner.show_banner(Banner("failure", "Rejected: Duplicate name\n'echo' was first seen on page 0", "Retry", True))
-    assert restyled, "another kind, other colours"
+    assert restyled.seen, "another kind, other colours"

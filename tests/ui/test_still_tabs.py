@@ -4,29 +4,14 @@ what is on screen is what Qt's own tab widget paints."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QLabel, QStyleFactory, QTabWidget, QTreeView, QVBoxLayout, QWidget
 
 from catalog_inspector.ui.widgets.still_tabs import StillTabs
+from tests.ui.conftest import Events
 
 TITLES = ["Tools", "Call", "Drift", "Duplicates"]
-
-
-class Paints(QObject):
-    """The paint events of the widgets it watches, by widget."""
-
-    def __init__(self, widgets: list[QWidget]) -> None:
-        super().__init__()
-        self.seen: list[tuple[QObject, tuple[int, int, int, int]]] = []
-        for widget in widgets:
-            widget.installEventFilter(self)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Paint:
-            rect = event.rect()  # type: ignore[attr-defined]
-            self.seen.append((watched, (rect.x(), rect.y(), rect.width(), rect.height())))
-        return False
 
 
 def _tabs(qtbot, kind: type[QTabWidget]) -> tuple[QTabWidget, QWidget, QTreeView]:  # type: ignore[no-untyped-def]
@@ -64,15 +49,18 @@ def test_a_title_set_paints_the_strip_alone_and_shows_what_qt_paints(qtbot, styl
         ours, page, tree = _tabs(qtbot, StillTabs)
         theirs, _, _ = _tabs(qtbot, QTabWidget)
         qtbot.wait_until(lambda: _on_screen(ours) == _painted_afresh(theirs), timeout=5_000)  # both shown whole
+        paints = Events([ours, page, tree.viewport()], QEvent.Type.Paint)
         for title in ("Drift ⚠", "Drift", "Drift", "Call with a long title", "Call"):
-            paints = Paints([ours, page, tree.viewport()])
+            paints.seen.clear()
             for tabs in (ours, theirs):
                 tabs.setTabText(2 if title.startswith("Drift") else 1, title)
             qtbot.wait_until(lambda: _on_screen(ours) == _painted_afresh(theirs), timeout=5_000)
-            assert all(watched is ours for watched, _ in paints.seen), "the page was not painted again"
-            assert all(rect[3] < ours.tabBar().height() + 4 for _, rect in paints.seen), paints.seen
+            assert all(watched is ours for watched, _, _ in paints.seen), "the page was not painted again"
+            assert all(rect is not None and rect[3] < ours.tabBar().height() + 4 for *_, rect in paints.seen), (
+                paints.seen
+            )
         # A page's size hint changed (a table's scroll bar came): the page keeps its place and is not painted.
-        paints = Paints([ours, page, tree.viewport()])
+        paints.seen.clear()
         for tabs in (ours, theirs):
             tabs.widget(0).findChild(QTreeView).setMinimumWidth(160)
         qtbot.wait_until(lambda: _on_screen(ours) == _painted_afresh(theirs), timeout=5_000)

@@ -7,7 +7,7 @@ import dataclasses
 import math
 
 import pytest
-from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt
+from PySide6.QtCore import QEvent, QPoint, QRect, Qt
 from PySide6.QtGui import QColor, QHelpEvent, QImage, QPalette
 from PySide6.QtWidgets import (
     QApplication,
@@ -32,7 +32,9 @@ from catalog_inspector.ui.widgets.timeline_bars import BAR_MARGIN, BarDelegate, 
 from catalog_inspector.ui.widgets.timeline_chart import TimelineChart
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
 from tests.helpers import demo_spec
-from tests.ui.conftest import Harness, shown, wait_for
+from tests.ui.conftest import Events, Harness, shown, wait_for
+
+PAINT = QEvent.Type.Paint
 
 LATENCIES = (12.0, 30.0, 240.0, 60.0, 6.0, 120.0)  # page 2 is the slow one
 SIZES = (900, 4_000, 1_200, 16_000, 300, 8_000)  # page 3 is the heavy one
@@ -394,20 +396,10 @@ def test_a_repaint_of_the_chart_paints_nothing_beneath_it(qtbot) -> None:  # typ
     panel = _panel(qtbot)
     panel.set_walks([Walk("Accepted catalog", [_page(i, latency) for i, latency in enumerate(LATENCIES)])])
     chart = panel.findChild(TimelineChart, "pageTimelineChart")
-    painted: list[str] = []
-
-    class Painted(QObject):
-        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-            if event.type() == QEvent.Type.Paint:
-                painted.append("chart" if watched is chart else type(watched).__name__)
-            return False
-
-    spy = Painted(panel)
-    for widget in (panel, chart, *(w for w in panel.findChildren(QWidget) if w.isAncestorOf(chart))):
-        widget.installEventFilter(spy)
+    paints = Events([panel, chart, *(w for w in panel.findChildren(QWidget) if w.isAncestorOf(chart))], PAINT)
     chart.update()
-    wait_for(qtbot, lambda: "chart" in painted)  # the panel's first paint, with the walk shown
-    painted.clear()
+    wait_for(qtbot, lambda: chart in (w for w, _, _ in paints.seen))  # the panel's first paint, the walk shown
+    paints.seen.clear()
     chart.update()
-    wait_for(qtbot, lambda: "chart" in painted)
-    assert painted == ["chart"]
+    wait_for(qtbot, lambda: chart in (w for w, _, _ in paints.seen))
+    assert [w for w, _, _ in paints.seen] == [chart], "nothing beneath the chart was painted"
