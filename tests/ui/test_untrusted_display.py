@@ -244,13 +244,16 @@ def everything() -> list[QWidget]:
 
 
 def audit_every_tab(audit: Audit, window: MainWindow) -> None:
-    """Show each tab in turn (some build their content when shown) and audit every window."""
+    """Show each tab in turn (some build their content when shown) and audit it as shown, then every window
+    with all of them built (what is outside the tabs does not change with the tab shown)."""
     current = window.tabs.currentIndex()
     for tab in range(window.tabs.count()):
         window.tabs.setCurrentIndex(tab)
         QCoreApplication.processEvents()
-        audit.walk(everything())
+        audit.walk([window.tabs.currentWidget()])
     window.tabs.setCurrentIndex(current)
+    QCoreApplication.processEvents()
+    audit.walk(everything())
 
 
 def assert_clean(audit: Audit, stage: str) -> None:
