@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import itertools
 import json
 import os
 import signal
@@ -64,7 +65,8 @@ class App:
                 yield event
 
     def wait_for(self, name: str, **fields: object) -> dict[str, Any]:
-        for event in self.events():
+        """The first such event, seen already or read now."""
+        for event in itertools.chain(list(self.seen), self.events()):
             if event["event"] == name and all(event.get(key) == value for key, value in fields.items()):
                 return event
         raise AssertionError(f"the app ended (or was killed) before {name} {fields}; saw {self.seen}")
@@ -99,7 +101,9 @@ def test_the_main_window_is_painted_before_the_engine_is_imported_and_then_the_s
         assert first["event"] == "window", first
         assert first["engine"] == [], "the MCP SDK, pydantic, httpx or the session layer came before the window"
         assert first["visible"] and first["rows"] == len(demo_servers(tmp_path))
+        assert first["collecting"] is False, "the cycle collector rescanned the start-up's objects"
         app.wait_for("engine")
+        assert app.wait_for("started")["collecting"] is True, "the cycle collector was left off after start-up"
         ready = app.wait_for("state", state=ServerState.READY.value)
         assert ready["tools"] > 0
         pids = app.server_pids()
