@@ -9,8 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QStyleFactory
+from PySide6.QtWidgets import QApplication, QStyleFactory, QStyleOptionViewItem, QWidget
 
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.widgets.cell_paint import OneLineCellDelegate
@@ -89,3 +91,21 @@ def test_a_repaint_of_the_tree_asks_the_model_once_for_each_plain_cell(qtbot) ->
     assert cells >= 5 * 20, "every cell in view asked once"
     # Seven roles a cell before; now only the styled ones ask theirs: a selected row, four marked names, a ghost's row.
     assert len(asked) - cells <= (5 + 4 + 5) * 7, asked
+
+
+WIDE_AND_NARROW = st.text(alphabet=st.sampled_from("iIl.,:WMmw@_ 0123456789abcXYZéß—…中"), max_size=40)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=WIDE_AND_NARROW, room=st.integers(min_value=0, max_value=300), bold=st.booleans())
+def test_a_cell_text_is_cut_exactly_where_qt_cuts_it_whichever_way_it_is_laid_out(
+    qapp: QApplication, text: str, room: int, bold: bool
+) -> None:
+    # Texts that surely fit, likely fit (laid out first, cut only if wider after all: the W's) and surely do not.
+    option = QStyleOptionViewItem()
+    option.initFrom(QWidget())
+    look = OneLineCellDelegate()._look(option, bold)
+    for mode in (Qt.TextElideMode.ElideRight, Qt.TextElideMode.ElideMiddle):
+        static, width = look.fitted(text, room, mode)
+        assert static.text() == look.metrics.elidedText(text, mode, room), (text, room, mode)
+        assert width == static.size().width()

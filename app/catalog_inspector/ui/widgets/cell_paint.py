@@ -54,25 +54,39 @@ class _Look:
     text: tuple[QColor, QColor, QColor]  # the text's colour when disabled, active, inactive
     left_to_right: bool  # a right-to-left view's cells are the style's to paint
     widest: float  # the font's widest character: a text that short fits wherever this many of them do
+    average: float  # the font's average character: a text that short likely fits
     fits: dict[tuple[str, int, int], tuple[QStaticText, float]] = field(default_factory=dict)  # laid out, its width
 
     def fitted(self, text: str, room: int, mode: Qt.TextElideMode) -> tuple[QStaticText, float]:
         """`text` laid out in this font, elided in `mode` to `room` pixels when it is wider, and its width.
 
-        A text seen before in that room is drawn as laid out then (a static text draws without shaping again); a
-        new one (a filter's rows, a refresh's) is shaped twice, as the style would: to elide it, to lay it out.
+        A text seen before in that room is drawn as laid out then (a static text draws without shaping again). A
+        new one (a filter's rows, a refresh's) that likely fits is laid out first and elided only when it is wider
+        after all; any other is shaped twice, as the style would: to elide it, to lay it out. A static text is never
+        narrower than the width eliding goes by (its size is rounded up), so one that fits is one Qt would not cut.
         """
         key = (text, room, mode.value)
         found = self.fits.get(key)
         if found is None:
             if len(self.fits) > TEXTS:
                 self.fits.clear()
-            shown = text if len(text) * self.widest <= room else self.metrics.elidedText(text, mode, room)
-            static = QStaticText(shown)
-            static.setTextFormat(Qt.TextFormat.PlainText)
-            static.prepare(QTransform(), self.font)
-            found = self.fits[key] = (static, static.size().width())
+            found = self.fits[key] = self._fit(text, room, mode)
         return found
+
+    def _fit(self, text: str, room: int, mode: Qt.TextElideMode) -> tuple[QStaticText, float]:
+        if len(text) * self.widest <= room:
+            return self._laid_out(text)
+        if len(text) * self.average <= room:
+            laid = self._laid_out(text)
+            if laid[1] <= room:
+                return laid
+        return self._laid_out(self.metrics.elidedText(text, mode, room))
+
+    def _laid_out(self, text: str) -> tuple[QStaticText, float]:
+        static = QStaticText(text)
+        static.setTextFormat(Qt.TextFormat.PlainText)
+        static.prepare(QTransform(), self.font)
+        return static, static.size().width()
 
 
 class CellDelegate(QStyledItemDelegate):
@@ -125,6 +139,7 @@ class CellDelegate(QStyledItemDelegate):
                 text=(disabled, active, inactive),
                 left_to_right=option.direction == Qt.LayoutDirection.LeftToRight,
                 widest=metrics.maxWidth(),
+                average=metrics.averageCharWidth(),
             )
             self._looks[bold] = look
         return look
