@@ -11,16 +11,18 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.processes import ProcessRegistry
+from catalog_inspector.core.steps import Steps
 from tests.cli_runner import ZYGOTE
 
 if TYPE_CHECKING:
     from catalog_inspector.runtime import Runtime
 
 ROOT = Path(__file__).resolve().parents[1]
+T = TypeVar("T")
 
 
 # `python -m catalog_inspector.demo`, forked from this worker's zygote by a bare stub (tests/fixtures/server_stub.py):
@@ -54,6 +56,17 @@ def alive(pid: int) -> bool:
 
 
 POLL_INTERVAL = 0.02
+
+
+def steps_taken(steps: Steps[T]) -> tuple[int, T]:
+    """Run `steps` (`core.steps`) to its end: how many steps it took, and its result."""
+    taken = 0
+    try:
+        while True:
+            next(steps)
+            taken += 1
+    except StopIteration as done:
+        return taken, done.value
 
 
 def wait_until(condition: Callable[[], bool], timeout: float = 10.0, what: str = "condition") -> None:

@@ -24,13 +24,14 @@ from catalog_inspector.core.catalog.tokens import (
     _table,
     count_items,
     count_snapshot,
+    count_snapshot_steps,
     count_texts,
     delta_words,
     encoding,
     host_text,
     tool_parts,
 )
-from tests.helpers import ROOT
+from tests.helpers import ROOT, steps_taken
 
 # OpenAI's published SHA-256 of o200k_base.tiktoken (tiktoken_ext/openai_public.py, `expected_hash`).
 O200K_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
@@ -137,6 +138,17 @@ def test_a_catalog_counts_per_tool_first_page_and_list() -> None:
     assert set(count.lists) == {"tools", "resources", "prompts"} and count.lists["prompts"] == 0
     assert count.lists["tools"] == count.total and count.lists["resources"] > 0
     assert TokenCount.from_json(json.loads(json.dumps(count.to_json()))) == count
+
+
+def test_the_window_counts_a_huge_item_a_piece_a_step_and_many_long_ones_a_few_a_step() -> None:
+    # One step is what the window runs between two of its events: a 1 MiB description counted in one took 90-260 ms.
+    huge = {"name": "huge", "description": "word " * (1 << 18), "inputSchema": {"type": "object"}}
+    long = [{"name": f"long{n}", "description": "x " * (PIECE // 8)} for n in range(40)]  # a quarter of a piece
+    snapshot = _snapshot([huge, *long], (_page(0, ("huge", *(tool["name"] for tool in long))),))
+    taken, count = steps_taken(count_snapshot_steps(snapshot))
+    assert count == count_snapshot(snapshot) and count is not None
+    assert count.tools["huge"] == count_items("tools", [huge])[0] and count.tools["long0"] > PIECE // 8
+    assert taken >= (1 << 20) // PIECE + 40 // 4, "a piece of the huge one a step, four long ones a step"
 
 
 def test_no_catalog_no_count() -> None:

@@ -20,7 +20,8 @@ from catalog_inspector.core.drift import (
     diff_catalogs,
     rows_of,
 )
-from catalog_inspector.core.steps import EVERY, Steps, run_whole
+from catalog_inspector.core.steps import EVERY, run_whole
+from tests.helpers import steps_taken
 
 _RANK = {Severity.BREAKING: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
@@ -40,16 +41,6 @@ def _snapshot(tools: list[dict[str, Any]], taken_at: str = "2026-12-03T10:00:00.
     return Snapshot("complete", None, {"name": "srv", "version": "1"}, {}, None, lists, {}, taken_at)
 
 
-def _steps_taken(steps: Steps[Any]) -> tuple[int, Any]:
-    taken = 0
-    try:
-        while True:
-            next(steps)
-            taken += 1
-    except StopIteration as done:
-        return taken, done.value
-
-
 def _refresh(n: int) -> tuple[Snapshot, Snapshot]:
     old = [_tool(f"tool_{i:05d}") for i in range(n)]
     new = [_tool(f"tool_{i:05d}", "edited" if i % 10 == 0 else "d") for i in reversed(range(n))]
@@ -60,7 +51,7 @@ def _refresh(n: int) -> tuple[Snapshot, Snapshot]:
 
 def test_a_ten_thousand_tool_report_is_the_same_whole_or_in_steps_and_takes_many_small_ones() -> None:
     old, new = _refresh(10_000)
-    taken, stepped = _steps_taken(build_report_steps(old, new))
+    taken, stepped = steps_taken(build_report_steps(old, new))
     whole = build_report(old, new)
     assert stepped == whole and stepped.rows == whole.rows
     assert stepped.diff is not None and stepped.counts == stepped.diff.counts() and stepped.worst is Severity.BREAKING
@@ -104,7 +95,7 @@ def test_an_approval_check_takes_a_step_a_digest_and_finds_the_same() -> None:
     tools = [_tool(f"t{i}") for i in range(50)]
     pins = Pins.of(tools, "2026-12-03T10:00:00.000+00:00")
     edited = [_tool("t0", "changed"), *tools[1:40], _tool("fresh", "new")]  # not a body seen before: not a rename
-    taken, check = _steps_taken(check_pins_steps(pins, edited))
+    taken, check = steps_taken(check_pins_steps(pins, edited))
     # One step per item: each is digested (a new one too, to find a rename).
     assert check == check_pins(pins, edited) and taken == 41
     assert (
@@ -120,6 +111,6 @@ def test_an_approval_check_takes_a_step_a_digest_and_finds_the_same() -> None:
 
 def test_collisions_in_steps_are_the_same() -> None:
     catalogs = {"a": [f"t{i}" for i in range(1_000)], "b": ["t5", "other", "t5"], "c": ["t5", "t999"]}
-    taken, found = _steps_taken(collisions_steps(catalogs))
+    taken, found = steps_taken(collisions_steps(catalogs))
     assert found == collisions(catalogs) == {"t5": ("a", "b", "c"), "t999": ("a", "c")}
     assert taken >= 1_000 // EVERY

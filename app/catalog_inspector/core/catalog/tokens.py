@@ -36,7 +36,7 @@ import gzip
 import json
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from itertools import accumulate, chain, islice
@@ -196,6 +196,24 @@ class ToolCounter:
     def counts(self, tools: Iterable[Mapping[str, Any]]) -> list[int]:
         return [self.count(tool) for tool in tools]
 
+    def counts_steps(self, tools: Iterable[Mapping[str, Any]]) -> Steps[list[int]]:
+        """`counts` in small steps (`core.steps`): COUNT_EVERY tools or PIECE characters a step, and a longer tool a
+        piece a step (a tool with a 1 MiB description took 90-260 ms to count: as long a stall of the window)."""
+        counts: list[int] = []
+        size = taken = 0
+        for tool in tools:
+            parts = tool_parts(tool)
+            length = sum(map(len, parts))
+            if length > PIECE:
+                counts.append((yield from _text_steps(self._encode, "".join(parts))))
+            else:
+                counts.append(self.count_parts(parts))
+            size, taken = size + length, taken + 1
+            if size >= PIECE or taken >= COUNT_EVERY:
+                size = taken = 0
+                yield
+        return counts
+
 
 def tool_parts(tool: Mapping[str, Any]) -> list[str]:
     """`host_text("tools", tool)` cut before the `":` after each schema key (`ToolCounter`); joined, the same text.
@@ -223,6 +241,17 @@ def _pieces(text: str) -> Iterator[str]:
         yield text[start:cut]
         start = cut
     yield text[start:]
+
+
+def _text_steps(encode: Callable[[str], list[int]], text: str) -> Steps[int]:
+    """The tokens of `text` as `count_texts` counts it, a piece a step when it is over PIECE characters."""
+    if len(text) <= PIECE:
+        return len(encode(text))
+    total = 0
+    for piece in _pieces(text):
+        yield
+        total += len(encode(piece))
+    return total
 
 
 def count_texts(texts: Iterable[str]) -> list[int]:
@@ -286,11 +315,18 @@ def count_items(list_name: str, items: Sequence[Mapping[str, Any]]) -> list[int]
 
 
 def count_items_steps(list_name: str, items: Sequence[Mapping[str, Any]]) -> Steps[list[int]]:
-    """`count_items` in small steps (`core.steps`): COUNT_EVERY items a step, well under a millisecond."""
+    """`count_items` in small steps (`core.steps`): COUNT_EVERY items or PIECE characters a step (well under a
+    millisecond), and a longer item a piece a step."""
+    encode = encoding().encode_ordinary
     counts: list[int] = []
-    for start in range(0, len(items), COUNT_EVERY):
-        counts.extend(count_items(list_name, items[start : start + COUNT_EVERY]))
-        yield
+    size = taken = 0
+    for item in items:
+        text = host_text(list_name, item)
+        counts.append((yield from _text_steps(encode, text)))
+        size, taken = size + len(text), taken + 1
+        if size >= PIECE or taken >= COUNT_EVERY:
+            size = taken = 0
+            yield
     return counts
 
 
@@ -314,11 +350,8 @@ def count_snapshot_steps(snapshot: Snapshot, tool_counts: Sequence[int] | None =
     if tool_counts is not None:
         per_tool.update(zip((str(item.get(key)) for item in items), tool_counts, strict=True))
     else:
-        counter = ToolCounter()
-        for start in range(0, len(items), COUNT_EVERY):
-            chunk = items[start : start + COUNT_EVERY]
-            per_tool.update(zip((str(item.get(key)) for item in chunk), counter.counts(chunk), strict=True))
-            yield
+        counts = yield from ToolCounter().counts_steps(items)
+        per_tool.update(zip((str(item.get(key)) for item in items), counts, strict=True))
     first = tools.pages[0].names if tools.pages else ()
     lists = {"tools": sum(per_tool.values())}
     for name in LIST_NAMES[1:]:
