@@ -43,7 +43,7 @@ from itertools import accumulate, chain, islice
 from typing import TYPE_CHECKING, Any
 
 from catalog_inspector.core.catalog.lists import LIST_KINDS, LIST_NAMES
-from catalog_inspector.core.steps import Steps, run_whole
+from catalog_inspector.core.steps import EVERY, Steps, run_whole
 
 if TYPE_CHECKING:
     import tiktoken
@@ -347,11 +347,11 @@ def count_snapshot_steps(snapshot: Snapshot, tool_counts: Sequence[int] | None =
     key = LIST_KINDS["tools"].key_field
     per_tool: dict[str, int] = {}
     items = tools.items
-    if tool_counts is not None:
-        per_tool.update(zip((str(item.get(key)) for item in items), tool_counts, strict=True))
-    else:
-        counts = yield from ToolCounter().counts_steps(items)
-        per_tool.update(zip((str(item.get(key)) for item in items), counts, strict=True))
+    counts = tool_counts if tool_counts is not None else (yield from ToolCounter().counts_steps(items))
+    for start in range(0, len(items), EVERY):  # each tool's count by name: 40 ms in one step at 100,000 tools
+        names = (str(item.get(key)) for item in items[start : start + EVERY])
+        per_tool.update(zip(names, counts[start : start + EVERY], strict=True))
+        yield
     first = tools.pages[0].names if tools.pages else ()
     lists = {"tools": sum(per_tool.values())}
     for name in LIST_NAMES[1:]:
