@@ -7,9 +7,9 @@ import shlex
 import socket
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QEvent, QPoint, Qt
 from PySide6.QtGui import QGuiApplication, QTextDocumentFragment
-from PySide6.QtWidgets import QLabel, QPushButton
+from PySide6.QtWidgets import QApplication, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.text import visible
@@ -19,7 +19,7 @@ from catalog_inspector.ui.presenters import Banner
 from catalog_inspector.ui.widgets.labels import ElidedLabel
 from catalog_inspector.ui.widgets.status_banner import StatusBanner
 from tests.helpers import ROOT, demo_spec, forked, http_demo
-from tests.ui.conftest import Harness, wait_for
+from tests.ui.conftest import Events, Harness, wait_for
 
 TITLE = "Failed: The server answered with an error on page 1 of tools — JSON-RPC -32603 (internal error)"
 HOSTILE = "upstream <b>bold</b> said \u202e" + "x" * 300 + " the end"
@@ -166,3 +166,28 @@ def test_the_subtitle_of_a_failed_server_is_its_quoted_command_cut_before_the_bu
     assert command in plain_tooltip(label.toolTip()), "the whole command on hover"
     title = window.findChild(ElidedLabel, "serverTitle")
     assert title.text() == "quoted" and not title.elided and title.toolTip() == ""
+
+
+def test_a_label_given_its_own_text_again_is_neither_laid_out_nor_painted_again(qtbot) -> None:  # type: ignore[no-untyped-def]
+    # The window sets its header's and verdict's lines on every change of the server's state, mostly to the same.
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    label = ElidedLabel("catalogLabel", parent)
+    QVBoxLayout(parent).addWidget(label)
+    label.setText(HOSTILE)
+    parent.resize(300, 60)
+    parent.show()
+    qtbot.waitExposed(parent)
+    QApplication.processEvents()
+    events = Events([parent, label], QEvent.Type.LayoutRequest, QEvent.Type.Paint)
+    label.setText(HOSTILE)
+    QApplication.processEvents()
+    assert events.seen == [], "the same text: nothing to measure, cut or paint"
+    label.setText(TITLE)
+    wait_for(qtbot, lambda: QEvent.Type.Paint in events.of(label))
+    assert label.text() == TITLE
+    bigger = label.font()
+    bigger.setPointSize(bigger.pointSize() * 3)
+    width = label.sizeHint().width()
+    label.setFont(bigger)
+    assert label.sizeHint().width() > width, "a font change still measures the text again"

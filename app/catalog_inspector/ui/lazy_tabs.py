@@ -52,9 +52,8 @@ class LazyTabs:
         return None if name in self._builders else self._pages[name]
 
     def set_title(self, name: str, title: str) -> None:
-        """The tab's title, set only when it differs: a title set, even the same one, makes the tab widget lay
-        itself out and repaint whole (every page's widget that does not fill its own background, scroll bars
-        included: several milliseconds of the event that brought it)."""
+        """The tab's title, set only when it differs: a title set, even the same one, lays the tab bar out and
+        repaints its strip again (`StillTabs`; a plain QTabWidget repaints its page whole)."""
         index = self.tabs.indexOf(self.page(name))
         if self.tabs.tabText(index) != title:
             self.tabs.setTabText(index, title)

@@ -63,6 +63,8 @@ class ElidedLabel(QLabel):
         self.elided = False
 
     def setText(self, text: str) -> None:
+        if text == self.text():  # measured, cut and laid out for it already (font changes: `changeEvent`)
+            return
         super().setText(text)
         self._line = " ".join(text.splitlines())
         self._tip = tooltip(text) if text and self._own_tooltip else ""

@@ -56,10 +56,8 @@ class StatusBand(QWidget):
 
     def set_verdict(self, text: str, detail: str = "") -> None:
         """What the verdict says while no banner is up (each line plain text, cut to the width)."""
-        if text != self.text.text():
-            self.text.setText(text)
-        if detail != self.detail.text():
-            self.detail.setText(detail)
+        self.text.setText(text)
+        self.detail.setText(detail)
 
     def sizeHint(self) -> QSize:
         # As high as a banner of two lines (its title and a detail) with its buttons, whether one is up or not.
