@@ -200,7 +200,7 @@ class ToolCounter:
         """`counts` in small steps (`core.steps`): COUNT_EVERY tools or PIECE characters a step, and a longer tool a
         piece a step (a tool with a 1 MiB description took 90-260 ms to count: as long a stall of the window)."""
         counts: list[int] = []
-        size = taken = 0
+        step = _Step()
         for tool in tools:
             parts = tool_parts(tool)
             length = sum(map(len, parts))
@@ -208,9 +208,7 @@ class ToolCounter:
                 counts.append((yield from _text_steps(self._encode, "".join(parts))))
             else:
                 counts.append(self.count_parts(parts))
-            size, taken = size + length, taken + 1
-            if size >= PIECE or taken >= COUNT_EVERY:
-                size = taken = 0
+            if step.full(length):
                 yield
         return counts
 
@@ -241,6 +239,21 @@ def _pieces(text: str) -> Iterator[str]:
         yield text[start:cut]
         start = cut
     yield text[start:]
+
+
+class _Step:
+    """What one step of the window's count has taken: it is full at COUNT_EVERY items or PIECE characters."""
+
+    def __init__(self) -> None:
+        self.size = self.taken = 0
+
+    def full(self, size: int) -> bool:
+        """One more item of `size` characters counted: whether the step is full (the next one starts empty)."""
+        self.size, self.taken = self.size + size, self.taken + 1
+        if self.size < PIECE and self.taken < COUNT_EVERY:
+            return False
+        self.size = self.taken = 0
+        return True
 
 
 def _text_steps(encode: Callable[[str], list[int]], text: str) -> Steps[int]:
@@ -319,13 +332,11 @@ def count_items_steps(list_name: str, items: Sequence[Mapping[str, Any]]) -> Ste
     millisecond), and a longer item a piece a step."""
     encode = encoding().encode_ordinary
     counts: list[int] = []
-    size = taken = 0
+    step = _Step()
     for item in items:
         text = host_text(list_name, item)
         counts.append((yield from _text_steps(encode, text)))
-        size, taken = size + len(text), taken + 1
-        if size >= PIECE or taken >= COUNT_EVERY:
-            size = taken = 0
+        if step.full(len(text)):
             yield
     return counts
 
