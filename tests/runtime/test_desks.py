@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
+import catalog_inspector.core.calls as calls_face
 from catalog_inspector.core.calls import CallStore, Failure, Validation
 from catalog_inspector.core.catalog import FORMAT, Snapshot
 from catalog_inspector.core.config import Limits, ServerSpec
-from catalog_inspector.core.drift import History
+from catalog_inspector.core.drift import Comparison, History
 from catalog_inspector.core.steps import run_whole
 from catalog_inspector.runtime import ServerSupervisor
-from catalog_inspector.runtime import calldesk as calldesk_module
 from catalog_inspector.runtime.calldesk import CallDesk
 from catalog_inspector.runtime.messages import Message, MessageBridge
 from catalog_inspector.runtime.offload import OffloadClosed
@@ -28,7 +28,7 @@ from catalog_inspector.runtime.runtime import Runtime
 from catalog_inspector.runtime.signins import SignInDesk
 from catalog_inspector.runtime.supervisor import CallTicket
 from catalog_inspector.runtime.tasks import TaskSet
-from catalog_inspector.runtime.tracker import Comparison, DriftTracker
+from catalog_inspector.runtime.tracker import DriftTracker
 from tests.helpers import next_turn
 
 SPEC = ServerSpec(name="files", command="files-server")
@@ -235,7 +235,7 @@ def test_a_catalog_lint_that_breaks_says_so(desk: Desk, tmp_path: Path, monkeypa
     def broken(*_args: object, **_kwargs: object) -> dict[str, object]:
         raise KeyError("a bug in a lint rule")
 
-    monkeypatch.setattr(calldesk_module, "tool_lint_steps", broken)  # our own rule, made to fail: not the SDK's
+    monkeypatch.setattr(calls_face, "tool_lint_steps", broken)  # our own rule, made to fail: not the SDK's
     desk.accept(supervisor, snapshot("a"))
     assert desk.said_error("could not lint the catalog: KeyError").server == "files"
 

@@ -100,6 +100,7 @@ def test_the_main_window_is_painted_before_the_engine_is_imported_and_then_the_s
         first = next(app.events())
         assert first["event"] == "window", first
         assert first["engine"] == [], "the MCP SDK, pydantic, httpx or the session layer came before the window"
+        assert first["late"] == [], "the window's first frame loaded what only a call, a check or a report needs"
         assert first["visible"] and first["rows"] == len(demo_servers(tmp_path))
         assert first["collecting"] is False, "the cycle collector rescanned the start-up's objects"
         app.wait_for("engine")
@@ -152,7 +153,7 @@ def test_every_qt_free_module_the_window_needs_is_imported_before_qt(tmp_path: P
     assert code == 0 and "Traceback" not in err, err
     assert "-- painted" in lines, "the probe's line was seen"
     before_paint = [line.split() for line in lines[: lines.index("-- painted")]]
-    assert len(before_paint) > 50, "the log saw the window's modules"
+    assert len(before_paint) > 30, "the log saw the window's modules"
     after_qt = [name for name, qt_in in before_paint if qt_in == "True"]
     assert after_qt == [], f"imported after Qt, before the first paint: {after_qt}"
 

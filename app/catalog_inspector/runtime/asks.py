@@ -21,24 +21,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from catalog_inspector.core.calls import (
-    ELICIT,
-    Answerer,
-    ContentCheck,
-    InputAnswer,
-    InputAsk,
-    Round,
-    RoundLog,
-    check_content_in_process,
-    checking_with,
-    closed,
-    replay_answer,
-)
 from catalog_inspector.core.config import Limits, ServerSpec, limits_for
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime.offload import Offload
 
 if TYPE_CHECKING:  # the engine: used once a session runs (`runtime.engine`)
+    from catalog_inspector.core.calls import Answerer, ContentCheck, FieldProblem, InputAnswer, InputAsk, Round
     from catalog_inspector.core.session import Asking, Connection
 
 __all__ = ["AskQueue", "PendingAsk", "roots_words", "sandbox_check"]
@@ -85,7 +73,7 @@ class AskQueue:
         on_asked: Callable[[PendingAsk], None],
         on_settled: Callable[[PendingAsk], None],
         log: Callable[[str], None] = lambda _line: None,
-        check: ContentCheck = check_content_in_process,
+        check: ContentCheck | None = None,
     ) -> None:
         self.spec = spec
         self.server = spec.name
@@ -94,11 +82,17 @@ class AskQueue:
         self._on_asked = on_asked
         self._on_settled = on_settled
         self._log = log
+        if check is None:  # checked in this process (a queue made on its own); the runtime's: in the sandbox
+            from catalog_inspector.core.calls import check_content_in_process
+
+            check = check_content_in_process
         self.check = check
 
     def asking(self, ticket: Any, kept: Mapping[str, Any] | None, on_round: Callable[[Round], None]) -> Asking:
         """How one request's questions are answered: `kept` answers (a re-run's) then a person, roots from the
         entry, within the server's rounds budget; `on_round` hears each round as it begins and as it is answered."""
+        from catalog_inspector.core.calls import RoundLog
+
         limits = limits_for(self.spec, self.limits)
 
         def heard(entry: Round) -> None:
@@ -131,6 +125,7 @@ class AskQueue:
 
     def answerer(self, ticket: Any, kept: Mapping[str, Any] | None = None) -> Answerer:
         """The answerer of one request (`ticket`, None outside any call): the `kept` answers first, then a person."""
+        from catalog_inspector.core.calls import replay_answer
 
         async def answer(ask: InputAsk) -> InputAnswer:
             note = ""
@@ -148,6 +143,8 @@ class AskQueue:
 
     async def _misfit(self, ask: InputAsk, given: InputAnswer) -> str:
         """Why a kept answer no longer fits (its content breaks the requested schema), or ""."""
+        from catalog_inspector.core.calls import ELICIT
+
         response = given.response or {}
         if ask.method != ELICIT or given.action != "accept" or ask.mode != "form" or "content" not in response:
             return ""
@@ -183,6 +180,8 @@ class AskQueue:
 
     def withdraw(self, ticket: Any) -> int:
         """Close every question of this request as unanswered (its call was cancelled or ended); how many."""
+        from catalog_inspector.core.calls import closed
+
         withdrawn = [pending for pending in self.pending if pending.ticket is ticket]
         for pending in withdrawn:
             self.answer(pending, closed(pending.ask, WITHDRAWN))
@@ -190,15 +189,21 @@ class AskQueue:
 
     def withdraw_all(self) -> None:
         """Close every question (the server is closing)."""
+        from catalog_inspector.core.calls import closed
+
         for pending in list(self.pending):
             self.answer(pending, closed(pending.ask, "the server's session closed"))
 
 
 def sandbox_check(offload: Offload) -> ContentCheck:
     """Accepted content against the requested schema, in the validation sandbox (untrusted schema: bounded)."""
-    return checking_with(
-        lambda schema, content: offload.validate(schema, content)
-    )  # found when a check runs, not at start
+
+    async def check(schema: Any, content: Any) -> tuple[FieldProblem, ...]:
+        from catalog_inspector.core.calls import checking_with  # made when a check runs, not at start
+
+        return await checking_with(offload.validate)(schema, content)
+
+    return check
 
 
 def roots_words(roots: Sequence[Mapping[str, str]]) -> str:

@@ -16,26 +16,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Coroutine
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.calls import (
-    CallOutcome,
-    CallRecord,
-    CallStore,
-    Failure,
-    LintIssue,
-    Validation,
-    answers_document,
-    capped,
-    elicitation_schema_problems,
-    exclusion_issues,
-    kept_rounds,
-    lint_schema,
-    tool_lint_steps,
-)
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import ServerSpec
 from catalog_inspector.core.steps import Steps
@@ -44,6 +29,9 @@ from catalog_inspector.runtime.offload import Offload, OffloadClosed
 from catalog_inspector.runtime.supervisor import CallTicket, ServerSupervisor
 from catalog_inspector.runtime.tasks import TaskSet
 
+if TYPE_CHECKING:
+    from catalog_inspector.core.calls import CallOutcome, CallRecord, CallStore, LintIssue
+
 __all__ = ["CallDesk"]
 
 METASCHEMA_IN_WINDOW = 40  # JSON values a schema may have to get its metaschema pass between events (~2 ms)
@@ -51,6 +39,8 @@ ELICITATION_LINT = 50  # problems of one requested schema said
 
 
 def _elicitation_lint(schema: Any) -> tuple[str, ...]:
+    from catalog_inspector.core.calls import elicitation_schema_problems
+
     return tuple(elicitation_schema_problems(schema)[:ELICITATION_LINT])
 
 
@@ -135,6 +125,7 @@ class CallDesk(QObject):
     def validate(self, token: int, schema: Any, instance: Any) -> None:
         """Validate `instance` against an untrusted `schema` in the sandbox; `validated(token, …)` always answers
         (a check that could not be made answers `crashed`, with why)."""
+        from catalog_inspector.core.calls import Failure, Validation
 
         def failed(exc: BaseException) -> None:
             detail = f"the check could not be made: {failure_words(exc)}"
@@ -155,6 +146,7 @@ class CallDesk(QObject):
         """Lint an untrusted input schema on a worker thread; `linted(token, issues)` answers (no issues when
         the lint itself failed: that is said on the message bridge). `kind` "elicitation": an elicitation's
         requested schema, whose issues are the words of what a strict client would refuse (a tuple of str)."""
+        from catalog_inspector.core.calls import lint_schema
 
         def failed(exc: BaseException) -> None:
             self.linted.emit(token, ())
@@ -210,6 +202,8 @@ class CallDesk(QObject):
             self._publish_lint(name, snapshot, again[0])
 
     def _publish_lint(self, name: str, snapshot: Snapshot, found: dict[str, tuple[LintIssue, ...]]) -> None:
+        from catalog_inspector.core.calls import exclusion_issues
+
         for tool, issues in exclusion_issues(snapshot.excluded_tools).items():
             found[tool] = (*issues, *found.get(tool, ()))
         self.lints[name] = found
@@ -222,6 +216,8 @@ class CallDesk(QObject):
     def _lint_steps(
         self, name: str, snapshot: Snapshot, cache: dict[str, tuple[LintIssue, ...]]
     ) -> Steps[tuple[dict[str, tuple[LintIssue, ...]], dict[str, Any]] | None]:
+        from catalog_inspector.core.calls import tool_lint_steps
+
         steps = tool_lint_steps(snapshot.tools.items, name, cache, METASCHEMA_IN_WINDOW)
         try:
             while True:
@@ -255,6 +251,8 @@ class CallDesk(QObject):
         self.sets_changed.emit(spec.name)
 
     def _on_supervisor_call_finished(self, ticket: CallTicket, outcome: CallOutcome) -> None:
+        from catalog_inspector.core.calls import CallRecord, answers_document, capped, kept_rounds
+
         supervisor = self.sender()
         if not isinstance(supervisor, ServerSupervisor):
             return

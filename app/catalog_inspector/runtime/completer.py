@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.calls import Completion
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind, internal_error
 from catalog_inspector.runtime.supervisor import ServerSupervisor
 from catalog_inspector.runtime.tasks import TaskSet
+
+if TYPE_CHECKING:
+    from catalog_inspector.core.calls import Completion
 
 __all__ = ["Completer"]
 
@@ -42,6 +44,8 @@ class Completer(QObject):
     def ask(self, token: object, ref: Mapping[str, str], argument: str, value: str, context: Mapping[str, str]) -> bool:
         """Ask for `argument`'s suggestions; `answered` reports them with `token`. False if nothing was asked
         (the server declares no completions, or no session is live: `answered` says which)."""
+        from catalog_inspector.core.calls import Completion
+
         self.cancel()
         connection = self.supervisor.connection
         if not self.offered or connection is None:

@@ -17,10 +17,13 @@ import asyncio
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from catalog_inspector.core.calls import LintIssue, ResultVerdict, Sandbox, Validation
+from catalog_inspector.core.calls import Sandbox
 from catalog_inspector.core.steps import EVERY, SLICE_SECONDS, Steps, advance
+
+if TYPE_CHECKING:
+    from catalog_inspector.core.calls import LintIssue, ResultVerdict, Validation
 
 __all__ = ["VALIDATION_BUDGET", "Offload", "OffloadClosed"]
 

@@ -14,25 +14,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.config import OURS, ClientProfile, ServerSpec, profile_for
-from catalog_inspector.core.drift import (
-    CatalogDiff,
-    Comparison,
-    DriftRow,
-    Severity,
-    diff_snapshots,
-    rows_of,
-)
 from catalog_inspector.core.errors import code_words, last_words, reason
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime.messages import MessageBridge, failure_words
 from catalog_inspector.runtime.offload import Offload, OffloadClosed
 from catalog_inspector.runtime.supervisor import ServerSupervisor
 from catalog_inspector.runtime.tasks import TaskSet
+
+if TYPE_CHECKING:
+    from catalog_inspector.core.drift import CatalogDiff, Comparison, DriftRow, Severity
 
 __all__ = ["ProfileWalks", "as_client", "changes_words", "failure_text"]
 
@@ -80,6 +76,8 @@ def changes_words(diff: CatalogDiff) -> str:
 
 def _diff(ours: Snapshot, theirs: Snapshot) -> tuple[CatalogDiff, tuple[DriftRow, ...], dict[Severity, int]]:
     """On a worker thread: what `theirs` has that `ours` has not, and the other way round (linear in the changes)."""
+    from catalog_inspector.core.drift import diff_snapshots, rows_of
+
     diff = diff_snapshots(ours, theirs)
     return diff, tuple(rows_of(diff)), diff.counts()
 
@@ -167,6 +165,8 @@ class ProfileWalks(QObject):
     async def _compare(
         self, supervisor: ServerSupervisor, ours: Snapshot, theirs: Snapshot, words: tuple[str, str, str, str]
     ) -> None:
+        from catalog_inspector.core.drift import Comparison
+
         old, new, title, label = words
         try:
             if theirs.status != "complete":

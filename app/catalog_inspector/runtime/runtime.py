@@ -5,14 +5,12 @@ from __future__ import annotations
 import asyncio
 import traceback
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.calls import CallStore
 from catalog_inspector.core.catalog import PageRecord, Snapshot, write_json
 from catalog_inspector.core.config import EntryProblem, LaunchConsent, Limits, ServerSpec
-from catalog_inspector.core.drift import History
 from catalog_inspector.core.files import write_text_safely
 from catalog_inspector.core.processes import ProcessRegistry
 from catalog_inspector.runtime.asks import sandbox_check
@@ -26,6 +24,10 @@ from catalog_inspector.runtime.signins import SignInDesk, install_hooks
 from catalog_inspector.runtime.supervisor import ServerSupervisor
 from catalog_inspector.runtime.tasks import TaskSet
 from catalog_inspector.runtime.tracker import DriftTracker
+
+if TYPE_CHECKING:
+    from catalog_inspector.core.calls import CallStore
+    from catalog_inspector.core.drift import History
 
 __all__ = ["Runtime", "write_snapshot_file"]
 

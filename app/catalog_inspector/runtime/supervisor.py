@@ -21,18 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.calls import (
-    CallOutcome,
-    ContentCheck,
-    InputAnswer,
-    Judge,
-    Round,
-    TaskLog,
-    TaskRecord,
-    cancelled_by_person,
-    check_content_in_process,
-    judge_in_process,
-)
 from catalog_inspector.core.catalog import PageRecord, Snapshot, failed_snapshot, source_of
 from catalog_inspector.core.config import Limits, ServerSpec, limits_for
 from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind, internal_error
@@ -52,6 +40,7 @@ from catalog_inspector.runtime.records import (
 from catalog_inspector.runtime.tasks import TaskSet
 
 if TYPE_CHECKING:  # the engine: imported where a session starts, once the gate is open (`runtime.engine`)
+    from catalog_inspector.core.calls import ContentCheck, InputAnswer, Judge, Round, TaskRecord
     from catalog_inspector.core.oauth import SignIn
     from catalog_inspector.core.session import Connection, SessionWorker
 
@@ -145,9 +134,9 @@ class ServerSupervisor(QObject):
         spec: ServerSpec,
         limits: Limits,
         registry: ProcessRegistry | None = None,
-        judge: Judge = judge_in_process,
+        judge: Judge | None = None,
         tasks: TaskSet | None = None,
-        check: ContentCheck = check_content_in_process,
+        check: ContentCheck | None = None,
         engine: EngineGate | None = None,
     ) -> None:
         super().__init__()
@@ -167,6 +156,10 @@ class ServerSupervisor(QObject):
         self.changes_heard = 0  # list-changed notifications heard, on any session (for the curious and for tests)
         self.sign_in: SignIn | None = None
         self._registry = registry
+        if judge is None:  # results judged in this process (a supervisor made on its own); the runtime's: bounded
+            from catalog_inspector.core.calls import judge_in_process
+
+            judge = judge_in_process
         self._judge = judge
         # The server's questions that wait for a person (its requests', and any it asks outside a call).
         self.asks = AskQueue(spec, limits, self.input_asked.emit, self.input_settled.emit, self.log.append, check)
@@ -406,6 +399,8 @@ class ServerSupervisor(QObject):
     def _report_cancelled(
         self, ticket: CallTicket, rounds: tuple[Round, ...] = (), task: TaskRecord | None = None
     ) -> None:
+        from catalog_inspector.core.calls import cancelled_by_person
+
         if ticket in self._cancelled:
             self._cancelled.discard(ticket)
             self.call_finished.emit(ticket, cancelled_by_person(rounds, task))
@@ -438,6 +433,8 @@ class ServerSupervisor(QObject):
         return self._tasks.spawn(work, None, on_error, key=owner, name=f"{self.spec.name}: {type(owner).__name__}")
 
     def _call_failed(self, ticket: CallTicket) -> Callable[[BaseException], None]:
+        from catalog_inspector.core.calls import CallOutcome
+
         def failed(exc: BaseException) -> None:
             self.call_finished.emit(ticket, CallOutcome("internal", error=self._report_bug(exc).info))
 
@@ -450,6 +447,8 @@ class ServerSupervisor(QObject):
     async def _run_call(
         self, ticket: CallTicket, worker: SessionWorker, connection: Connection, snapshot: Snapshot
     ) -> None:
+        from catalog_inspector.core.calls import CallOutcome, TaskLog
+
         session = _session()
         asking.set(self)  # this task's own context: a sign-in this request needs is shown on this server
         progress = ProgressRelay(self.call_progress, ticket)

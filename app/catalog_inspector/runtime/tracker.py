@@ -19,33 +19,12 @@ from collections.abc import Coroutine
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
 from catalog_inspector.core.catalog import Snapshot, TokenCount, count_snapshot_steps, preload_encoding
 from catalog_inspector.core.config import ServerSpec
-from catalog_inspector.core.drift import (
-    CatalogDiff,
-    Comparison,
-    DriftReport,
-    Entry,
-    History,
-    PinCheck,
-    Pins,
-    build_report_steps,
-    check_pins_steps,
-    collisions_steps,
-    counts_steps,
-    diff_snapshots_steps,
-    forget_pins,
-    load_pins,
-    read_lockfile,
-    rows_steps,
-    save_pins,
-    token_deltas_steps,
-    write_lockfile,
-)
 from catalog_inspector.core.steps import Steps
 from catalog_inspector.runtime.messages import MessageBridge, failure_words
 from catalog_inspector.runtime.offload import Offload, OffloadClosed
@@ -53,10 +32,15 @@ from catalog_inspector.runtime.profile_walks import ProfileWalks
 from catalog_inspector.runtime.supervisor import ServerSupervisor
 from catalog_inspector.runtime.tasks import TaskSet
 
-__all__ = ["Comparison", "DriftTracker"]
+if TYPE_CHECKING:
+    from catalog_inspector.core.drift import CatalogDiff, DriftReport, Entry, History, PinCheck, Pins
+
+__all__ = ["DriftTracker"]
 
 
 def _collisions_of(accepted: dict[str, tuple[dict[str, Any], ...]]) -> Steps[dict[str, tuple[str, ...]]]:
+    from catalog_inspector.core.drift import collisions_steps
+
     return collisions_steps({name: (str(tool.get("name", "")) for tool in tools) for name, tools in accepted.items()})
 
 
@@ -197,6 +181,7 @@ class DriftTracker(QObject):
     def _track_failed(self, name: str, snapshot: Snapshot, after_stale: bool) -> Any:
         """What a tracking job that died says: why, and the catalog still gets its (driftless) report, so the
         window that waits for it to publish the catalog is never left waiting."""
+        from catalog_inspector.core.drift import DriftReport
 
         def failed(exc: BaseException) -> None:
             self._messages.error(f"could not keep the catalog's drift: {failure_words(exc)}", name)
@@ -211,6 +196,8 @@ class DriftTracker(QObject):
         return self._locks.setdefault(name, asyncio.Lock())
 
     async def _track(self, spec: ServerSpec, previous: Snapshot | None, snapshot: Snapshot, after_stale: bool) -> None:
+        from catalog_inspector.core.drift import DriftReport, build_report_steps
+
         name = spec.name
         async with self._lock(name):
             try:
@@ -240,6 +227,8 @@ class DriftTracker(QObject):
     async def _count(self, spec: ServerSpec, previous: Snapshot | None, snapshot: Snapshot) -> None:
         """Both catalogs' tokens into the report, after it is out (the window does not wait for them), counted
         between the window's events (`core.catalog.tokens`)."""
+        from catalog_inspector.core.drift import token_deltas_steps
+
         try:
             await self._offload.run(preload_encoding)  # loaded behind the window at start-up, as a rule: a no-op
             counted = self._counted.get(spec.name)
@@ -266,6 +255,8 @@ class DriftTracker(QObject):
 
     def _compared_with(self, spec: ServerSpec, previous: Snapshot | None) -> tuple[Snapshot | None, Pins | None]:
         """On a worker thread: what to compare with (the history's latest when this run has none) and the approval."""
+        from catalog_inspector.core.drift import load_pins
+
         history = self.history
         if previous is None and history is not None:
             latest = history.latest(spec)
@@ -350,6 +341,8 @@ class DriftTracker(QObject):
         return True
 
     async def _approve(self, spec: ServerSpec, snapshot: Snapshot) -> None:
+        from catalog_inspector.core.drift import Pins, check_pins_steps, save_pins
+
         stamp = datetime.now(UTC).isoformat(timespec="milliseconds")
         async with self._lock(spec.name):
             try:
@@ -375,6 +368,8 @@ class DriftTracker(QObject):
         return True
 
     async def _import(self, spec: ServerSpec, snapshot: Snapshot | None, path: Path) -> None:
+        from catalog_inspector.core.drift import check_pins_steps, read_lockfile, save_pins
+
         async with self._lock(spec.name):
             try:
                 pins = await self._offload.run(read_lockfile, path)
@@ -397,6 +392,8 @@ class DriftTracker(QObject):
 
     def export_approval(self, name: str, path: Path) -> bool:
         """Write the server's approval as a lockfile (the CLI's `check --pins` reads it); False without one."""
+        from catalog_inspector.core.drift import write_lockfile
+
         pins = self.pins.get(name)
         if pins is None:
             return False
@@ -415,6 +412,8 @@ class DriftTracker(QObject):
         self._spawn(self._forget(supervisor.spec), name, "forget the approval")
 
     async def _forget(self, spec: ServerSpec) -> None:
+        from catalog_inspector.core.drift import forget_pins
+
         async with self._lock(spec.name):
             if self.history is not None:
                 try:
@@ -430,6 +429,8 @@ class DriftTracker(QObject):
             self.approval_changed.emit(spec.name)
 
     def _replace_pins(self, name: str, snapshot: Snapshot, check: PinCheck) -> None:
+        from catalog_inspector.core.drift import DriftReport
+
         report = self.reports.get(name)
         if report is None or self._reported.get(name) is not snapshot:
             report = DriftReport(taken_at=snapshot.taken_at)
@@ -448,6 +449,8 @@ class DriftTracker(QObject):
         )
 
     async def _comparison(self, name: str, old: Entry, new: Entry | Snapshot | None) -> None:
+        from catalog_inspector.core.drift import Comparison, Entry, counts_steps, diff_snapshots_steps, rows_steps
+
         old_label = old.label()
         new_label = new.label() if isinstance(new, Entry) else "the catalog shown now"
         if new is None:
@@ -473,6 +476,8 @@ class DriftTracker(QObject):
             OSError, ValueError: a kept snapshot could not be read.
             RuntimeError: the runtime is shutting down.
         """
+        from catalog_inspector.core.drift import diff_snapshots_steps
+
         sides = await self._offload.run(self._load, old, new)
         return await self._offload.in_slices(diff_snapshots_steps(sides[0], sides[1]))
 

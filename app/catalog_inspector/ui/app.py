@@ -263,13 +263,24 @@ BEFORE_QT = (
     "asyncio",
     "concurrent.futures",
     "catalog_inspector.core.calls",
+    "catalog_inspector.core.calls.logs",  # of the rooms behind the first frame, what the runtime and the window make
+    "catalog_inspector.core.calls.sandbox",
+    "catalog_inspector.core.calls.store",
+    "catalog_inspector.core.calls.tasks",
     "catalog_inspector.core.catalog",
     "catalog_inspector.core.config",
     "catalog_inspector.core.drift",
+    "catalog_inspector.core.drift.history",
     "catalog_inspector.core.paths",
     "catalog_inspector.core.processes",
     "catalog_inspector.core.server_log",
 )
+
+
+# Rooms whose faces load their modules on demand, and that the first frame needs almost nothing of: what it needs
+# is loaded when asked for, the rest on the engine's thread behind the first frame (`ui.startup.import_engine`,
+# `runtime.engine.LATE_MODULES`).
+BEHIND_FIRST_FRAME = ("catalog_inspector.core.calls", "catalog_inspector.core.drift")
 
 
 def import_before_qt() -> None:
@@ -278,7 +289,7 @@ def import_before_qt() -> None:
 
     for name in BEFORE_QT:
         module = importlib.import_module(name)
-        if name.startswith("catalog_inspector."):  # not the standard library's: concurrent.futures' process pool
+        if name.startswith("catalog_inspector.") and name not in BEHIND_FIRST_FRAME:
             for exported in getattr(module, "__all__", ()):  # a face that loads its modules on demand: load them
                 getattr(module, exported)
 
@@ -346,7 +357,14 @@ def _run_main_window(
     from catalog_inspector.ui.loop import adopt_asyncgen_hooks, use_thread_pool
     from catalog_inspector.ui.main_window import MainWindow
     from catalog_inspector.ui.presenters import AppPresenter
-    from catalog_inspector.ui.startup import engine_imported, first_paint, load_engine, probe, probe_states
+    from catalog_inspector.ui.startup import (
+        engine_imported,
+        first_paint,
+        late_imported,
+        load_engine,
+        probe,
+        probe_states,
+    )
 
     offload = Offload()
     registry = ProcessRegistry(cache_dir() / "sessions", submit=offload.submit)
@@ -376,7 +394,14 @@ def _run_main_window(
     async def start() -> None:
         await first_paint(window.server_list.viewport())
         rows = window.servers.rowCount()
-        probe("window", engine=engine_imported(), rows=rows, visible=window.isVisible(), collecting=gc.isenabled())
+        probe(
+            "window",
+            engine=engine_imported(),
+            late=late_imported(),
+            rows=rows,
+            visible=window.isVisible(),
+            collecting=gc.isenabled(),
+        )
         from catalog_inspector.ui.self_test import process_age_ms  # not before the first frame: it needs none of it
 
         painted = process_age_ms()

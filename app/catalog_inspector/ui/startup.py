@@ -9,14 +9,17 @@ walks that were asked for meanwhile start. Selecting a server, the filter, the
 Servers menu and quitting work from the first frame.
 
 Only modules are imported on the thread: every QObject is made on the GUI thread.
-`PROBE_ENV` makes the app report its start-up events; a test checks that none of
-`ENGINE_MODULES` was imported when the window was first painted.
+The thread also imports what the first frame did not need of the calls and drift
+rooms (`runtime.engine.LATE_MODULES`). `PROBE_ENV` makes the app report its
+start-up events; a test checks that none of `ENGINE_MODULES` or `LATE_MODULES`
+was imported when the window was first painted.
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import importlib
 import json
 import os
 import sys
@@ -26,12 +29,22 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
-from catalog_inspector.runtime.engine import ENGINE_MODULES
+from catalog_inspector.runtime.engine import ENGINE_MODULES, LATE_MODULES
 
 if TYPE_CHECKING:
     from catalog_inspector.runtime import Runtime, ServerSupervisor
 
-__all__ = ["ENGINE_MODULES", "PROBE_ENV", "first_paint", "import_engine", "load_engine", "probe", "probe_states"]
+__all__ = [
+    "ENGINE_MODULES",
+    "LATE_MODULES",
+    "PROBE_ENV",
+    "first_paint",
+    "import_engine",
+    "late_imported",
+    "load_engine",
+    "probe",
+    "probe_states",
+]
 
 PROBE_ENV = "MCP_CATALOG_INSPECTOR_STARTUP_PROBE"  # "1": one JSON line per start-up event on stdout (tests, bench)
 PROBE_PREFIX = "startup-probe "
@@ -62,6 +75,11 @@ def engine_imported() -> list[str]:
     return [name for name in ENGINE_MODULES if name in sys.modules]
 
 
+def late_imported() -> list[str]:
+    """Which of `LATE_MODULES` are imported now."""
+    return [name for name in LATE_MODULES if name in sys.modules]
+
+
 def import_engine() -> None:
     """Import the engine, so that nothing the walks, calls and sign-ins do imports it on the GUI thread.
 
@@ -75,6 +93,12 @@ def import_engine() -> None:
     import catalog_inspector.core.oauth  # noqa: F401
     import catalog_inspector.core.session  # noqa: F401  # the session worker: the SDK, its client and transports
     import catalog_inspector.core.transport  # noqa: F401
+    from catalog_inspector.ui.app import BEHIND_FIRST_FRAME
+
+    for room in BEHIND_FIRST_FRAME:  # what the first frame did not need of them, before a call or a report asks
+        face = importlib.import_module(room)
+        for name in face.__all__:
+            getattr(face, name)
 
 
 class _FirstPaint(QObject):

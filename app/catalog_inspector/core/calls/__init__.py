@@ -13,8 +13,9 @@ No SDK: `session` sends the requests. Imports `catalog`, `config` and core's sha
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from catalog_inspector.core.faces import load_on_demand
 
 if TYPE_CHECKING:
     from catalog_inspector.core.calls.answers import (
@@ -426,13 +427,5 @@ _HOMES: dict[str, tuple[str, ...]] = {
         "verdict_of",
     ),
 }
-_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
-
-def __getattr__(name: str) -> Any:
-    module = _HOME_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value  # asked once: the next lookup is a plain attribute
-    return value
+__getattr__ = load_on_demand(__name__, _HOMES)

@@ -35,24 +35,19 @@ from contextlib import suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.abc
 from anyio.streams.buffered import BufferedByteReceiveStream
 
 import catalog_inspector
-from catalog_inspector.core.calls.lint import LintCode, LintIssue
-from catalog_inspector.core.calls.validation import (
-    Failure,
-    FieldProblem,
-    ResultVerdict,
-    Validation,
-    output_to_check,
-    verdict_of,
-)
 from catalog_inspector.core.launch import python_module_command
 from catalog_inspector.core.processes import kill_group, reap
+
+if TYPE_CHECKING:
+    from catalog_inspector.core.calls.lint import LintIssue
+    from catalog_inspector.core.calls.validation import ResultVerdict, Validation
 
 __all__ = ["DEFAULT_MAX_BYTES", "Sandbox", "worker_command", "worker_environment"]
 
@@ -113,6 +108,8 @@ def _size(count: int) -> str:
 
 def _encode(schema: Any, instance: Any, max_bytes: int) -> _Request | Validation:
     """Both documents as compact JSON lines (ASCII: no raw newlines), or why they are refused."""
+    from catalog_inspector.core.calls.validation import Failure, Validation
+
     lines = []
     for what, document in (("schema", schema), ("instance", instance)):
         try:
@@ -130,6 +127,8 @@ def _encode(schema: Any, instance: Any, max_bytes: int) -> _Request | Validation
 
 def _decode(line: bytes, request_id: int) -> Validation | None:
     """The worker's answer, or None if it is not one (the worker is then not to be trusted)."""
+    from catalog_inspector.core.calls.validation import Failure, FieldProblem, Validation
+
     try:
         answer = json.loads(line)
         if not isinstance(answer, dict) or answer.get("id") != request_id:
@@ -236,6 +235,8 @@ class Sandbox:
 
     async def _call(self, schema: Any, instance: Any, budget: float, op: str) -> Validation:
         """One request of `op` in the worker, within `budget` seconds (see `validate`)."""
+        from catalog_inspector.core.calls.validation import Validation
+
         if budget <= 0:
             raise ValueError(f"the budget must be positive, not {budget}")
         self._check_open()
@@ -257,6 +258,9 @@ class Sandbox:
         Raises:
             anyio.ClosedResourceError: the sandbox is closed (or was closed during the call).
         """
+        from catalog_inspector.core.calls.lint import LintCode, LintIssue
+        from catalog_inspector.core.calls.validation import Failure, Validation
+
         answer = await self._call(schema, None, budget, "lint")
         if answer.failure is not None:
             return answer
@@ -267,6 +271,8 @@ class Sandbox:
 
     async def check_result(self, tool: dict[str, Any], result: dict[str, Any], budget: float) -> ResultVerdict:
         """`validation.check_result` bounded by `budget`: a check that runs over it is an `over_budget` verdict."""
+        from catalog_inspector.core.calls.validation import ResultVerdict, output_to_check, verdict_of
+
         target = output_to_check(tool, result)
         if isinstance(target, ResultVerdict):
             return target
@@ -298,6 +304,8 @@ class Sandbox:
         return await self._spawn()
 
     async def _spawn(self) -> _Worker | Validation:
+        from catalog_inspector.core.calls.validation import Failure, Validation
+
         try:
             process = await anyio.open_process(
                 self._command,
@@ -335,6 +343,8 @@ class Sandbox:
 
     async def _ask(self, worker: _Worker, request: _Request, budget: float) -> Validation:
         """Send one request and read its answer within `budget`; any other ending discards the worker. Holds the lock."""
+        from catalog_inspector.core.calls.validation import Failure, Validation
+
         self._next_id += 1
         request_id = self._next_id
         header = {

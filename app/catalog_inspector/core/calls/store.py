@@ -16,7 +16,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from catalog_inspector.core.calls.outcome import Outcome
 from catalog_inspector.core.config import ServerSpec, server_key
 from catalog_inspector.core.files import write_text_safely
 from catalog_inspector.core.redact import redacted_args, redacted_url
@@ -79,6 +78,8 @@ class CallRecord:
 
 def _outcome_word(word: str) -> str:
     """Today's word for a stored outcome (a history written before outcomes had one table kept the layer)."""
+    from catalog_inspector.core.calls.outcome import Outcome
+
     outcome = Outcome.parse(word)
     return str(outcome) if outcome is not None else word
 

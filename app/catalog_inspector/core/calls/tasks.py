@@ -29,10 +29,12 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from catalog_inspector.core.calls.asking import Era
 from catalog_inspector.core.text import visible
+
+if TYPE_CHECKING:
+    from catalog_inspector.core.calls.asking import Era
 
 __all__ = [
     "CANCELLED",

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
 from catalog_inspector.core.config import EntryProblem
-from catalog_inspector.core.drift import DriftReport, Severity
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import ServerState, ServerSupervisor
 from catalog_inspector.ui import theme
@@ -15,6 +14,7 @@ from catalog_inspector.ui.models.roles import Role, tooltip
 from catalog_inspector.ui.presenters.words import list_mark
 
 if TYPE_CHECKING:
+    from catalog_inspector.core.drift import DriftReport
     from catalog_inspector.ui.presenters import AppPresenter, ServerPresenter
 
 __all__ = ["ASKING_COLOR", "STATE_COLORS", "ServerListModel", "asking_mark", "badge", "summary"]
@@ -67,6 +67,8 @@ def badge(report: DriftReport | None) -> str:
     """The sidebar's alarm for the last refresh: breaking or warning drift, a broken approval ("" for none)."""
     if report is None or not report.alarm:
         return ""
+    from catalog_inspector.core.drift import Severity  # a report is out: the drift room is loaded
+
     parts = []
     if report.worst in (Severity.BREAKING, Severity.WARNING):
         parts.append(f"⚠ {report.worst.value} drift")

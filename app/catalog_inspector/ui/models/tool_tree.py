@@ -43,12 +43,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QFont
 
-from catalog_inspector.core.calls import LintIssue, LintSeverity, lint_words, worst_severity
 from catalog_inspector.core.text import first_line, is_plain_name, visible
 from catalog_inspector.ui import theme
 from catalog_inspector.ui.models.roles import Role, tooltip
@@ -61,6 +60,9 @@ from catalog_inspector.ui.models.tool_nodes import (
     schemas_of,
 )
 from catalog_inspector.ui.models.tool_plan import ToolsPlanner
+
+if TYPE_CHECKING:
+    from catalog_inspector.core.calls import LintIssue
 
 __all__ = ["CHUNK", "KEEP_CHUNKS", "ToolTreeModel", "annotation_badges"]
 
@@ -488,6 +490,8 @@ class ToolTreeModel(QAbstractItemModel):
         if (self._linted or self._excluded) and column == ANNOTATIONS and role in (_R.DisplayRole, _R.ToolTipRole):
             lint, excluded = self._linted.get(node.key), self._excluded.get(node.key)
             if lint or excluded is not None:
+                from catalog_inspector.core.calls import LintSeverity, lint_words, worst_severity  # loaded by now
+
                 if role == _R.ToolTipRole:  # the lint, once made, lists the exclusion with the rest
                     return tooltip(lint_words(lint) if lint else f"{EXCLUDED[1]} {excluded}")
                 worst = worst_severity(lint) if lint else None

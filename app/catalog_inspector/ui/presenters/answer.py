@@ -15,25 +15,17 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from catalog_inspector.core.calls import (
-    REQUEST_LOGS,
-    CallOutcome,
-    InputAnswer,
-    InputAsk,
-    LogMessage,
-    Round,
-    TaskRecord,
-    merge_round,
-    url_elicitations,
-    verdict_words,
-)
+from catalog_inspector.core.calls import REQUEST_LOGS  # the logs module: preloaded (`ui.app.BEFORE_QT`)
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import CallTicket, ServerSupervisor
 from catalog_inspector.runtime.asks import PendingAsk
+
+if TYPE_CHECKING:
+    from catalog_inspector.core.calls import CallOutcome, InputAnswer, InputAsk, LogMessage, Round, TaskRecord
 
 __all__ = ["Answer", "RequestKind"]
 
@@ -45,6 +37,8 @@ RequestKind = Literal["tool", "resource", "template", "prompt"]
 
 def _notices(outcome: CallOutcome, server: str) -> tuple[InputAsk, ...]:
     """The URL elicitations a -32042 error carries, as questions with nothing to answer."""
+    from catalog_inspector.core.calls import url_elicitations
+
     error = outcome.error
     if error is None:
         return ()
@@ -198,6 +192,8 @@ class Answer(QObject):
         self._follow_questions()
 
     def _on_supervisor_call_round(self, ticket: CallTicket, entry: Round) -> None:
+        from catalog_inspector.core.calls import merge_round
+
         if ticket is not self.ticket:
             return
         merge_round(self.rounds, entry)
@@ -238,6 +234,8 @@ class Answer(QObject):
             self.changed.emit()
 
     def _on_supervisor_call_finished(self, ticket: CallTicket, outcome: CallOutcome) -> None:
+        from catalog_inspector.core.calls import verdict_words
+
         if ticket is not self.ticket:
             return
         self.ticket = None

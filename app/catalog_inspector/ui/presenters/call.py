@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.calls import CallRecord, Validation, command_with_answers, task_support
+from catalog_inspector.core.calls import task_support
 from catalog_inspector.core.catalog import Snapshot
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import ServerSupervisor
 from catalog_inspector.runtime.calldesk import CallDesk
 from catalog_inspector.ui.presenters.answer import Answer
+
+if TYPE_CHECKING:
+    from catalog_inspector.core.calls import CallRecord, Validation
 
 __all__ = ["EXCLUDED_WORDS", "SEND_EXCLUDED", "CallPresenter", "confirmation_question"]
 
@@ -315,6 +318,8 @@ class CallPresenter(QObject):
     def command_of(self, record: CallRecord) -> str:
         """The `call` command line that makes this call again from a terminal; with the answers it was given, the
         lines that write them to an answers file first (`--answers`)."""
+        from catalog_inspector.core.calls import command_with_answers
+
         return command_with_answers(self.supervisor.spec, record.name, record.arguments, record.answers)
 
     @staticmethod

@@ -9,14 +9,17 @@ report table (and lose its selection), and an approval does not re-plan the tree
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from catalog_inspector.core.config import profile_choices
-from catalog_inspector.core.drift import Comparison, DriftReport, Entry
 from catalog_inspector.runtime import ServerSupervisor
 from catalog_inspector.runtime.messages import MessageBridge
 from catalog_inspector.runtime.tracker import DriftTracker
+
+if TYPE_CHECKING:
+    from catalog_inspector.core.drift import Comparison, DriftReport, Entry
 
 __all__ = ["DriftPresenter"]
 

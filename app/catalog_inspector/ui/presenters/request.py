@@ -4,13 +4,15 @@ resource, or of the URI a template expands to) and `prompts/get` are named like 
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from catalog_inspector.core.calls import Completion, TemplateForm, completion_ref, expand_template, template_form
 from catalog_inspector.runtime import Completer, ResourceWatcher, ServerSupervisor
 from catalog_inspector.ui.presenters.answer import Answer
+
+if TYPE_CHECKING:
+    from catalog_inspector.core.calls import Completion, TemplateForm
 
 __all__ = ["REQUEST_TIMEOUT", "RequestKind", "RequestPresenter"]
 
@@ -116,6 +118,8 @@ class RequestPresenter(QObject):
         self._pause.start()
 
     def _ask(self) -> None:
+        from catalog_inspector.core.calls import completion_ref
+
         typed, item, completer = self._typed, self.item, self._completer
         ref = completion_ref("prompt" if self.kind == "prompt" else "template", item) if item is not None else None
         if typed is None or ref is None or completer is None:
@@ -137,11 +141,15 @@ class RequestPresenter(QObject):
 
     def expanded(self, values: dict[str, str]) -> str:
         """The URI the chosen template expands to with the fields' `values` ("" without a template)."""
+        from catalog_inspector.core.calls import expand_template
+
         return expand_template(self.form, values) if self.form is not None else ""
 
     def set_item(self, item: dict[str, Any] | None) -> None:
         """Choose another item: the answer shown belongs to the item it was asked for, so it goes (and an answer
         still on its way for the old item is dropped when it comes)."""
+        from catalog_inspector.core.calls import template_form
+
         if item is self.item:
             return
         self.item = item

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
-from catalog_inspector.core.calls import LintIssue
 from catalog_inspector.core.catalog import (
     LIST_KINDS,
     LIST_NAMES,
@@ -33,7 +32,6 @@ from catalog_inspector.core.catalog import (
     unimplemented_words,
 )
 from catalog_inspector.core.config import limits_for
-from catalog_inspector.core.drift import DriftReport, Duplicate, FirstPage, duplicates_of
 from catalog_inspector.core.errors import ErrorInfo, ErrorKind
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import Completer, ResourceWatcher, ServerState, ServerSupervisor
@@ -58,6 +56,10 @@ from catalog_inspector.ui.presenters.words import (
     walk_limits,
 )
 from catalog_inspector.ui.signin import grant_lines
+
+if TYPE_CHECKING:
+    from catalog_inspector.core.calls import LintIssue
+    from catalog_inspector.core.drift import DriftReport, Duplicate, FirstPage
 
 __all__ = ["ServerPresenter"]
 
@@ -358,6 +360,8 @@ class ServerPresenter(QObject):
 
     def _duplicates_of(self, snapshot: Snapshot) -> list[Duplicate]:
         """Made once per failed attempt (two definitions diffed), however often the window asks."""
+        from catalog_inspector.core.drift import duplicates_of
+
         if self._duplicates[0] is not snapshot:
             self._duplicates = (snapshot, duplicates_of(snapshot))
         return self._duplicates[1]

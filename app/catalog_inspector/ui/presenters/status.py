@@ -4,14 +4,18 @@ matters), else the verdict on the catalog shown. Functions of the supervisor and
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from catalog_inspector.core.catalog import taken_words
 from catalog_inspector.core.config import launch_words
-from catalog_inspector.core.drift import DriftReport
 from catalog_inspector.core.errors import ErrorInfo
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import ServerState, ServerSupervisor
 from catalog_inspector.ui.presenters.words import Banner, describe_failure, detail_line, server_words
 from catalog_inspector.ui.signin import link_text, sign_in_text
+
+if TYPE_CHECKING:
+    from catalog_inspector.core.drift import DriftReport
 
 __all__ = ["banner_of", "verdict_of"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog_inspector.core.calls import LintIssue
 from catalog_inspector.core.catalog import icon_words, icons_of, ui_words
 from catalog_inspector.core.text import visible
 from catalog_inspector.ui import theme
@@ -37,6 +36,9 @@ from catalog_inspector.ui.widgets.tables import (
     widen_tree_columns,
 )
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
+
+if TYPE_CHECKING:
+    from catalog_inspector.core.calls import LintIssue
 
 __all__ = ["TOOL_COLUMNS", "ToolsPane", "tool_detail"]
 
