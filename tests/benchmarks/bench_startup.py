@@ -116,6 +116,7 @@ def app() -> dict[str, float]:
         XDG_CONFIG_HOME=os.path.join(home, "config"),
         XDG_CACHE_HOME=os.path.join(home, "cache"),
         XDG_DATA_HOME=os.path.join(home, "data"),
+        PYTHONDONTWRITEBYTECODE="",  # as an install: the untimed first run writes the bytecode the others read
         **{PROBE_ENV: "1"},
     )
     return _events([sys.executable, "-m", "catalog_inspector"], env, "state:ready")
