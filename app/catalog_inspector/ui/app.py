@@ -289,6 +289,8 @@ def import_before_qt() -> None:
 
     for name in BEFORE_QT:
         module = importlib.import_module(name)
+        # Not the standard library's (concurrent.futures' lazy names load its process pool), nor the rooms behind
+        # the first frame.
         if name.startswith("catalog_inspector.") and name not in BEHIND_FIRST_FRAME:
             for exported in getattr(module, "__all__", ()):  # a face that loads its modules on demand: load them
                 getattr(module, exported)

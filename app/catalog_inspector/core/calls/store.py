@@ -78,7 +78,7 @@ class CallRecord:
 
 def _outcome_word(word: str) -> str:
     """Today's word for a stored outcome (a history written before outcomes had one table kept the layer)."""
-    from catalog_inspector.core.calls.outcome import Outcome
+    from catalog_inspector.core.calls.outcome import Outcome  # not at start: the store is made before the first frame
 
     outcome = Outcome.parse(word)
     return str(outcome) if outcome is not None else word
