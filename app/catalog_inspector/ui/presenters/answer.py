@@ -176,13 +176,13 @@ class Answer(QObject):
         return self.ticket is not None and self.supervisor.cancel_call(self.ticket)
 
     # -- what the server says -------------------------------------------------------------
-    def _follow_questions(self) -> None:
+    def owns(self, pending: PendingAsk) -> bool:
+        """`pending` is this answer's to show: its request's, or one asked outside any request when it takes those."""
         ticket = self.ticket
-        mine = [
-            pending
-            for pending in self.supervisor.asks.pending
-            if (ticket is not None and pending.ticket is ticket) or (self.takes_idle and pending.ticket is None)
-        ]
+        return (ticket is not None and pending.ticket is ticket) or (self.takes_idle and pending.ticket is None)
+
+    def _follow_questions(self) -> None:
+        mine = [pending for pending in self.supervisor.asks.pending if self.owns(pending)]
         asking = mine[0] if mine else None
         if asking is not self.asking or len(mine) != self.waiting:
             self.asking, self.waiting = asking, len(mine)
