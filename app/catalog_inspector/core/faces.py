@@ -2,7 +2,8 @@
 
 The window's first frame needs almost nothing of some rooms (`calls`, `drift`):
 their faces import every name for the type checker only and say at run time
-which module holds it (`_HOMES`); `load_on_demand` is their module `__getattr__`.
+which module holds it (`_HOMES`); `load_on_demand` is their module `__getattr__`,
+and `load_whole` loads all of a face at once (before Qt, or on the engine's thread).
 """
 
 from __future__ import annotations
@@ -10,9 +11,10 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable, Mapping
+from types import ModuleType
 from typing import Any
 
-__all__ = ["load_on_demand"]
+__all__ = ["load_on_demand", "load_whole"]
 
 
 def load_on_demand(face: str, homes: Mapping[str, tuple[str, ...]]) -> Callable[[str], Any]:
@@ -29,3 +31,9 @@ def load_on_demand(face: str, homes: Mapping[str, tuple[str, ...]]) -> Callable[
         return value
 
     return __getattr__
+
+
+def load_whole(face: ModuleType) -> None:
+    """Every name `face` exports, loaded now (a face that loads its modules on demand imports them all)."""
+    for name in getattr(face, "__all__", ()):
+        getattr(face, name)

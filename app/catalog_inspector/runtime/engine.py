@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-__all__ = ["ENGINE_MODULES", "LATE_MODULES", "EngineGate"]
+__all__ = ["ENGINE_MODULES", "EngineGate"]
 
 # What the window must not import before its first paint (the start-up probe reports which of these were there).
 ENGINE_MODULES = (
@@ -25,28 +25,6 @@ ENGINE_MODULES = (
     "catalog_inspector.core.session",
     "catalog_inspector.core.transport",
     "catalog_inspector.core.oauth",
-)
-
-# What of the calls and drift rooms the window must not import before its first paint either: their faces load a
-# module when one of its names is first asked for, and the window and the runtime ask only when a call, a check
-# or a report comes; the rest is imported with the engine (`ui.startup.import_engine`). About 40 ms of the first
-# frame on the 2-core machine, most of it making their dataclasses.
-LATE_MODULES = (
-    "catalog_inspector.core.calls.answers",
-    "catalog_inspector.core.calls.asking",
-    "catalog_inspector.core.calls.catalog_checks",
-    "catalog_inspector.core.calls.form",
-    "catalog_inspector.core.calls.host_lint",
-    "catalog_inspector.core.calls.lint",
-    "catalog_inspector.core.calls.outcome",
-    "catalog_inspector.core.calls.replay",
-    "catalog_inspector.core.calls.report",
-    "catalog_inspector.core.calls.validation",
-    "catalog_inspector.core.drift.diff",
-    "catalog_inspector.core.drift.lockfile",
-    "catalog_inspector.core.drift.pins",
-    "catalog_inspector.core.drift.report",
-    "catalog_inspector.core.drift.severity",
 )
 
 

@@ -277,9 +277,10 @@ BEFORE_QT = (
 )
 
 
-# Rooms whose faces load their modules on demand, and that the first frame needs almost nothing of: what it needs
-# is loaded when asked for, the rest on the engine's thread behind the first frame (`ui.startup.import_engine`,
-# `runtime.engine.LATE_MODULES`).
+# Rooms whose faces load their modules on demand, and that the first frame needs almost nothing of (~40 ms of it on
+# the 2-core machine, most of it making their dataclasses): what the runtime and the window make at start is named
+# in `BEFORE_QT`, anything else is loaded when asked for, and the rest on the engine's thread behind the first frame
+# (`ui.startup.import_engine`; the start-up probe reports what else was there at the first paint: `late_imported`).
 BEHIND_FIRST_FRAME = ("catalog_inspector.core.calls", "catalog_inspector.core.drift")
 
 
@@ -287,13 +288,14 @@ def import_before_qt() -> None:
     """Import `BEFORE_QT` (see there); Qt itself is not imported here."""
     import importlib
 
+    from catalog_inspector.core.faces import load_whole
+
     for name in BEFORE_QT:
         module = importlib.import_module(name)
         # Not the standard library's (concurrent.futures' lazy names load its process pool), nor the rooms behind
         # the first frame.
         if name.startswith("catalog_inspector.") and name not in BEHIND_FIRST_FRAME:
-            for exported in getattr(module, "__all__", ()):  # a face that loads its modules on demand: load them
-                getattr(module, exported)
+            load_whole(module)
 
 
 def _run(args: argparse.Namespace) -> int:

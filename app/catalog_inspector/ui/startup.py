@@ -10,9 +10,9 @@ Servers menu and quitting work from the first frame.
 
 Only modules are imported on the thread: every QObject is made on the GUI thread.
 The thread also imports what the first frame did not need of the calls and drift
-rooms (`runtime.engine.LATE_MODULES`). `PROBE_ENV` makes the app report its
-start-up events; a test checks that none of `ENGINE_MODULES` or `LATE_MODULES`
-was imported when the window was first painted.
+rooms (`ui.app.BEHIND_FIRST_FRAME`). `PROBE_ENV` makes the app report its start-up
+events; a test checks that none of `ENGINE_MODULES`, nor any module of those rooms
+that `ui.app.BEFORE_QT` does not name, was imported when the window was first painted.
 """
 
 from __future__ import annotations
@@ -29,14 +29,13 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
-from catalog_inspector.runtime.engine import ENGINE_MODULES, LATE_MODULES
+from catalog_inspector.runtime.engine import ENGINE_MODULES
 
 if TYPE_CHECKING:
     from catalog_inspector.runtime import Runtime, ServerSupervisor
 
 __all__ = [
     "ENGINE_MODULES",
-    "LATE_MODULES",
     "PROBE_ENV",
     "first_paint",
     "import_engine",
@@ -76,8 +75,11 @@ def engine_imported() -> list[str]:
 
 
 def late_imported() -> list[str]:
-    """Which of `LATE_MODULES` are imported now."""
-    return [name for name in LATE_MODULES if name in sys.modules]
+    """The modules of the rooms behind the first frame imported now, beyond those `ui.app.BEFORE_QT` names."""
+    from catalog_inspector.ui.app import BEFORE_QT, BEHIND_FIRST_FRAME
+
+    rooms = tuple(f"{room}." for room in BEHIND_FIRST_FRAME)
+    return sorted(name for name in list(sys.modules) if name.startswith(rooms) and name not in BEFORE_QT)
 
 
 def import_engine() -> None:
@@ -93,12 +95,11 @@ def import_engine() -> None:
     import catalog_inspector.core.oauth  # noqa: F401
     import catalog_inspector.core.session  # noqa: F401  # the session worker: the SDK, its client and transports
     import catalog_inspector.core.transport  # noqa: F401
+    from catalog_inspector.core.faces import load_whole
     from catalog_inspector.ui.app import BEHIND_FIRST_FRAME
 
     for room in BEHIND_FIRST_FRAME:  # what the first frame did not need of them, before a call or a report asks
-        face = importlib.import_module(room)
-        for name in face.__all__:
-            getattr(face, name)
+        load_whole(importlib.import_module(room))
 
 
 class _FirstPaint(QObject):
