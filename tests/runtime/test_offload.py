@@ -225,6 +225,36 @@ async def test_jobs_in_slices_take_turns_one_slice_a_turn_of_the_loop_and_each_e
         await offload.aclose()
 
 
+async def test_a_job_that_ends_lets_its_awaiter_have_a_turn_to_itself_before_the_next_slice() -> None:
+    # Its awaiter may do a frame's work with the result (a report published: the banner, the tree): another
+    # job's slice in the same turn would make the two one stall. What the awaiter schedules next comes first.
+    from catalog_inspector.core.steps import Steps
+
+    offload = Offload()
+    offload.slice_seconds = 0.0
+    seen: list[str] = []
+
+    def job(name: str, steps: int) -> Steps[str]:
+        for i in range(steps):
+            seen.append(f"{name}{i}")
+            yield
+        return name
+
+    async def publish() -> None:
+        await offload.in_slices(job("a", 1))
+        seen.append("published")
+        asyncio.get_running_loop().call_soon(seen.append, "its repaint")
+
+    try:
+        with anyio.fail_after(WAIT):
+            first = asyncio.ensure_future(publish())
+            second = asyncio.ensure_future(offload.in_slices(job("b", 3)))
+            await asyncio.gather(first, second)
+        assert seen == ["a0", "b0", "published", "its repaint", "b1", "b2"], seen
+    finally:
+        await offload.aclose()
+
+
 async def test_a_job_in_slices_that_fails_or_is_cancelled_goes_and_the_others_go_on() -> None:
     from catalog_inspector.core.steps import Steps
 

@@ -81,7 +81,7 @@ def harness(qtbot, qloop, tmp_path: Path) -> Iterator[Harness]:  # type: ignore[
 
 def shown(window: MainWindow, state: ServerState = ServerState.READY) -> bool:
     """The selected server is in `state` and the window shows its accepted catalog (published with its report),
-    on the tree and on the pages behind it (they follow a turn later)."""
+    on the tree and on the pages behind it (they follow a frame later)."""
     presenter = window.current
     return (
         presenter is not None

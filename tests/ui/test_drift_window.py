@@ -39,8 +39,9 @@ def sidebar_badge(window: MainWindow) -> str:
 
 
 def reported(window: MainWindow) -> bool:
-    """The accepted catalog's drift report has arrived (it is made off the GUI thread)."""
-    return window.presenter is not None and window.presenter.report is not None
+    """The accepted catalog's drift report has arrived (it is made off the GUI thread), and the pages show it (a
+    hidden Drift tab a frame later)."""
+    return window.presenter is not None and window.presenter.report is not None and not window.pages.following
 
 
 def accept_refresh(window: MainWindow, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -243,7 +244,7 @@ def test_a_refresh_after_a_stale_mark_says_whether_anything_changed(harness: Har
         "The change may have been to the old session's own items (a session-scoped change), which a new session "
         "cannot show."
     )
-    wait_for(qtbot, lambda: window.banner.state == "none")
+    wait_for(qtbot, lambda: window.banner.state == "none" and not window.pages.following)
     assert not window.banner.isVisible(), "the refresh answered the change: no banner stays behind"
     assert window.drift_pane.summary.text() == headline
 
@@ -336,3 +337,32 @@ def test_the_approval_goes_out_and_comes_back_as_the_lockfile_the_cli_checks(
     window.drift_pane.import_approval(broken)
     wait_for(qtbot, lambda: "is not a catalog lockfile" in window.statusBar().currentMessage())
     assert window.drift_pane.presenter.approved and presenter.report.pins.clean
+
+
+def test_a_report_reaches_a_hidden_drift_tab_a_frame_later_and_a_drift_tab_brought_up_at_once(
+    harness: Harness, qtbot, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    # The report's banner, tree and repaint are one stall as a refresh ends; the hidden Drift tab is not part of it.
+    spec = demo_spec("drift", "--state", str(tmp_path / "walks.json"), name="drifting")
+    window = harness.window([spec], history=History(tmp_path / "history"))
+    wait_for(qtbot, lambda: reported(window))
+    presenter, pane = window.presenter, window.drift_pane
+    assert presenter is not None and not pane.isVisible()
+    before = drift_rows(window)
+    at_report: list[tuple[bool, list[tuple[str, ...]]]] = []
+    presenter.drift.report_changed.connect(lambda: at_report.append((pane.rendering_due, drift_rows(window))))
+    accept_refresh(window, qtbot)
+    assert at_report == [(True, before)], "the hidden tab waited a frame"
+    assert presenter.report is not None and presenter.report.diff is not None and not presenter.report.diff.empty
+    assert drift_rows(window) != before and pane.summary.text() == presenter.report.headline(with_pins=False)
+    # The tab brought up while its report waits: shown with it, at its first paint.
+    at_show: list[tuple[bool, str]] = []
+
+    def bring_up() -> None:
+        window.tabs.setCurrentWidget(pane)
+        at_show.append((pane.rendering_due, pane.summary.text()))
+
+    presenter.drift.report_changed.connect(bring_up)
+    accept_refresh(window, qtbot)
+    report = presenter.report
+    assert report is not None and at_show == [(False, report.headline(with_pins=False))]

@@ -116,8 +116,15 @@ class Offload:
                     answer.set_result(result)
                 else:
                     self._sliced.append((steps, answer))
-        if self._sliced:
-            asyncio.get_running_loop().call_soon(self._next_slice)
+        if not self._sliced:
+            return
+        loop = asyncio.get_running_loop()
+        if answer.done():
+            # Its awaiter wakes next turn and may do a frame's work with the result (a report published: its
+            # banner, its tree); the next job's slice waits a turn more, so that the two are not one stall.
+            loop.call_soon(loop.call_soon, self._next_slice)
+        else:
+            loop.call_soon(self._next_slice)
 
     async def validate(self, schema: Any, instance: Any) -> Validation:
         """Validate untrusted data within the budget (an over-budget check says so; the app never stalls)."""

@@ -420,7 +420,7 @@ class MainWindow(QMainWindow):
         self._on_presenter_header_changed()
         self._on_presenter_banner_changed()
         self._on_presenter_catalog_changed()
-        self.pages.follow(at_once=True)  # a server just chosen: every page shows it now, not a turn later
+        self.pages.follow(at_once=True)  # a server just chosen: every page shows it now, not a frame later
         self._on_presenter_walks_changed()
         self._on_presenter_input_changed()  # a question that waits is one click away: its tab comes up
 

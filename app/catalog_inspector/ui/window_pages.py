@@ -20,7 +20,7 @@ from catalog_inspector.ui.accessible import describe
 from catalog_inspector.ui.keyboard import follow_layout
 from catalog_inspector.ui.lazy_tabs import LazyTabs
 from catalog_inspector.ui.presenters.words import list_notice
-from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
+from catalog_inspector.ui.widgets.panes import FRAME_MS, plain_text_view, set_capped_text
 
 if TYPE_CHECKING:
     from catalog_inspector.ui.main_window import MainWindow
@@ -53,11 +53,13 @@ class WindowPages(LazyTabs):
         self.add("checks", "Reach && collisions", self._build_checks)
         self._lists_due = False
         self._details_due = False
-        # A timer, not a queued call (QTimer.singleShot(0, …) is one): queued calls run in the same pass of the
-        # event loop as the repaint they follow, timers in the next, after the window had its turn.
+        # A frame later, on a timer, not a queued call (QTimer.singleShot(0, …) is one): queued calls run in the
+        # same pass of the event loop as the repaint they follow. A zero timer would run in the next pass but
+        # before any timer due since (the catalog's work lasts longer than the loop's timers wait), so a new
+        # catalog's tree, its repaint and the pages behind it were still one stall.
         self._follow = QTimer(tabs)
         self._follow.setSingleShot(True)
-        self._follow.setInterval(0)
+        self._follow.setInterval(FRAME_MS)
         self._follow.timeout.connect(self.bring_up_to_date)
 
     # -- builders: each imports its page's module ------------------------------
@@ -197,8 +199,10 @@ class WindowPages(LazyTabs):
 
     @property
     def following(self) -> bool:
-        """The pages are to follow a change of the selected server a turn from now (`follow`)."""
-        return self._follow.isActive()
+        """The pages are to follow a change of the selected server a frame from now (`follow`; the Drift tab's
+        report, when it is hidden: `DriftPane.rendering_due`)."""
+        drift = self.built("drift")
+        return self._follow.isActive() or (drift is not None and cast("DriftPane", drift).rendering_due)
 
     def follow_details(self) -> None:
         """The selected server's details changed: shown now, or with the catalog's pages when they are due."""
