@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QStyleFactory, QStyleOptionViewItem,
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.widgets.cell_paint import OneLineCellDelegate
 from catalog_inspector.ui.widgets.tables import OneLineDelegate
+from catalog_inspector.ui.widgets.tool_tree_view import ToolTreeView
 from catalog_inspector.ui.widgets.tools_pane import ToolsPane
 
 
@@ -70,7 +71,29 @@ def test_every_cell_of_the_tree_is_painted_pixel_for_pixel_as_qt_paints_it(qtbot
         assert model.index(marked, 0).data(Role.CELL) is None
     assert model.index(4, 4).data(Role.CELL) is not None and model.index(10, 4).data(Role.CELL) is None
     ours = tree.viewport().grab().toImage()
+    assert isinstance(tree, ToolTreeView) and tree.plain_rows >= 15, "the plain tool rows, each in one call"
     tree.setItemDelegate(OneLineDelegate(tree))  # Qt's own painting, every role asked one by one
+    qts = tree.viewport().grab().toImage()
+    assert tree.plain_rows == 0, "Qt's own delegate: Qt's own rows"
+    assert not ours.isNull() and ours == qts, "the same pixels, row for row"
+
+
+@pytest.mark.parametrize("style", ["Fusion", "Windows"])
+def test_rows_painted_at_once_match_qt_with_columns_moved_hidden_and_scrolled_sideways(qtbot, style: str) -> None:  # type: ignore[no-untyped-def]
+    pane = _pane(qtbot, style)
+    tree = pane.tree
+    header = tree.header()
+    header.setStretchLastSection(False)
+    header.moveSection(header.visualIndex(4), 0)  # the description first: the branches go with the first column
+    header.moveSection(header.visualIndex(3), 2)
+    header.setSectionHidden(1, True)
+    header.resizeSection(4, 700)
+    tree.horizontalScrollBar().setValue(tree.horizontalScrollBar().maximum() // 2)
+    QApplication.processEvents()
+    assert tree.horizontalScrollBar().value() > 0, "scrolled sideways"
+    ours = tree.viewport().grab().toImage()
+    assert isinstance(tree, ToolTreeView) and tree.plain_rows >= 15
+    tree.setItemDelegate(OneLineDelegate(tree))
     qts = tree.viewport().grab().toImage()
     assert not ours.isNull() and ours == qts, "the same pixels, row for row"
 
@@ -85,10 +108,19 @@ def test_a_repaint_of_the_tree_asks_the_model_once_for_each_plain_cell(qtbot) ->
         asked.append(role)
         return real(index, role)
 
+    rows: list[tuple[int, bool]] = []
+    real_rows = model.row_cells
+
+    def counted_rows(index):  # type: ignore[no-untyped-def]
+        rows.append((index.row(), index.parent().isValid()))
+        return real_rows(index)
+
     model.data = counted  # type: ignore[method-assign]
+    model.row_cells = counted_rows  # type: ignore[method-assign]
     tree.viewport().repaint()
-    cells = asked.count(Role.CELL)
-    assert cells >= 5 * 20, "every cell in view asked once"
+    assert len(rows) == len(set(rows)), "a tool's row asked once, its five cells in one answer"
+    cells = asked.count(Role.CELL) + 5 * tree.plain_rows
+    assert tree.plain_rows >= 15 and cells >= 5 * 20, "every cell in view asked once"
     # Seven roles a cell before; now only the styled ones ask theirs: a selected row, four marked names, a ghost's row.
     assert len(asked) - cells <= (5 + 4 + 5) * 7, asked
 
@@ -104,7 +136,7 @@ def test_a_cell_text_is_cut_exactly_where_qt_cuts_it_whichever_way_it_is_laid_ou
     # Texts that surely fit, likely fit (laid out first, cut only if wider after all: the W's) and surely do not.
     option = QStyleOptionViewItem()
     option.initFrom(QWidget())
-    look = OneLineCellDelegate()._look(option, bold)
+    look = OneLineCellDelegate().look(option, bold)
     for mode in (Qt.TextElideMode.ElideRight, Qt.TextElideMode.ElideMiddle):
         static, width = look.fitted(text, room, mode)
         assert static.text() == look.metrics.elidedText(text, mode, room), (text, room, mode)

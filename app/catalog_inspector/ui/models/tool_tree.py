@@ -71,6 +71,7 @@ Index = QModelIndex | QPersistentModelIndex
 NAME, TITLE, ANNOTATIONS, TOKENS, DESCRIPTION = range(5)
 HEADERS = ("Name", "Title", "Annotations", "Tokens", "Description")
 LAST_COLUMN = len(HEADERS) - 1
+_COLUMNS = range(len(HEADERS))
 CHUNK = 1_000  # top-level rows exposed at a time (QTreeView relays them all out on each change: ~4 ms)
 KEEP_CHUNKS = 3  # a change keeps at most this many chunks of what the user had scrolled through
 _INVALID = QModelIndex()
@@ -464,6 +465,15 @@ class ToolTreeModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.ToolTipRole and index.column() == TITLE and not isinstance(node.value, dict | list):
             return tooltip(json.dumps(node.value, ensure_ascii=False))
         return None
+
+    def row_cells(self, index: Index) -> tuple[tuple[str, bool, bool], ...] | None:
+        """A tool's row as Role.CELL's answers, one a column; None for a schema row or a row with a cell that is
+        not plain (the view then paints that row cell by cell)."""
+        node: Node | None = index.internalPointer() if index.isValid() else None
+        if node is None or node.tool is None:
+            return None
+        cells = tuple(self._cell(node, column) for column in _COLUMNS)
+        return None if None in cells else cells  # type: ignore[return-value]
 
     def _cell(self, node: Node, column: int) -> tuple[str, bool, bool] | None:
         """A plain cell as (text, right-aligned, bold); None for one with a colour or a font of its own (a marked or

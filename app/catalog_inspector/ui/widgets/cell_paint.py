@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.widgets.tables import OneLineDelegate
 
-__all__ = ["ACTIVE", "ENABLED", "SELECTED", "STYLED", "CellDelegate", "OneLineCellDelegate"]
+__all__ = ["ACTIVE", "ENABLED", "SELECTED", "STYLED", "CellDelegate", "CellLook", "OneLineCellDelegate", "draw_text"]
 
 # State bits as plain integers: a flag operation in Python costs microseconds, and every cell in view asks.
 SELECTED = QStyle.StateFlag.State_Selected.value
@@ -39,7 +39,7 @@ _LOOK_EVENTS = frozenset(
 
 
 @dataclass
-class _Look:
+class CellLook:
     """What a plain cell's paint needs from its font, palette and style, worked out once for them (the calls into
     Qt that give them cost microseconds, and a repaint paints every cell in view)."""
 
@@ -56,6 +56,10 @@ class _Look:
     widest: float  # the font's widest character: a text that short fits wherever this many of them do
     average: float  # the font's average character: a text that short likely fits
     fits: dict[tuple[str, int, int], tuple[QStaticText, float]] = field(default_factory=dict)  # laid out, its width
+
+    def text_color(self, state: int) -> QColor:
+        """The text's colour for a cell in `state` (QStyle.StateFlag bits): disabled, active or inactive."""
+        return self.text[0 if not state & ENABLED else 1 if state & ACTIVE else 2]
 
     def fitted(self, text: str, room: int, mode: Qt.TextElideMode) -> tuple[QStaticText, float]:
         """`text` laid out in this font, elided in `mode` to `room` pixels when it is wider, and its width.
@@ -95,7 +99,7 @@ class CellDelegate(QStyledItemDelegate):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._looks: list[_Look | None] = [None, None]  # regular, bold
+        self._looks: list[CellLook | None] = [None, None]  # regular, bold
         if parent is not None:  # its font, palette, style or direction changing makes the looks anew
             parent.installEventFilter(self)
 
@@ -107,7 +111,8 @@ class CellDelegate(QStyledItemDelegate):
     def _bar_color(self, palette: QPalette) -> QColor:
         return QColor(0, 0, 0, 0)
 
-    def _look(self, option: QStyleOptionViewItem, bold: bool = False) -> _Look:
+    def look(self, option: QStyleOptionViewItem, bold: bool = False) -> CellLook:
+        """What a plain cell's paint needs of the view's font (in bold or not), palette and style, kept."""
         look = self._looks[bold]
         if look is not None and option.widget is self.parent():  # asked for every cell: the view's own look
             return look
@@ -127,7 +132,7 @@ class CellDelegate(QStyledItemDelegate):
                 QColor(palette.color(group, QPalette.ColorRole.Text))
                 for group in (QPalette.ColorGroup.Disabled, QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive)
             )
-            look = _Look(
+            look = CellLook(
                 base_key=font.key(),
                 font=drawn,
                 palette_key=palette.cacheKey(),
@@ -153,7 +158,7 @@ class CellDelegate(QStyledItemDelegate):
             super().paint(painter, option, index)
             return
         text, right, bold = cell
-        look = self._look(option, bold)
+        look = self.look(option, bold)
         if not look.left_to_right:
             super().paint(painter, option, index)
             return
@@ -161,21 +166,28 @@ class CellDelegate(QStyledItemDelegate):
             self._paint_text(painter, option, look, text, right, state)
 
     def _paint_text(
-        self, painter: QPainter, option: QStyleOptionViewItem, look: _Look, text: str, right: bool, state: int
+        self, painter: QPainter, option: QStyleOptionViewItem, look: CellLook, text: str, right: bool, state: int
     ) -> None:
         """One line of text, left- or right-aligned, elided as the view elides."""
         cell = option.rect
-        x, y, w, h = cell.x(), cell.y(), cell.width(), cell.height()
-        static, width = look.fitted(text, w - 2 * look.margin, option.textElideMode)
-        # Where QCommonStyle puts an item's text (pixel for pixel, tested): the line centred in whole pixels, the
-        # text at the margin, or right-aligned to a fraction of a pixel, as its layout places it.
-        color = look.text[0 if not state & ENABLED else 1 if state & ACTIVE else 2]
         painter.save()
         painter.setFont(look.font)
-        painter.setPen(color)
-        left = x + w - look.margin - width if right else x + look.margin
-        painter.drawStaticText(QPointF(left, y + (h - look.height) // 2), static)
+        painter.setPen(look.text_color(state))
+        draw_text(painter, look, cell.x(), cell.y(), cell.width(), cell.height(), text, right, option.textElideMode)
         painter.restore()
+
+
+def draw_text(
+    painter: QPainter, look: CellLook, x: int, y: int, w: int, h: int, text: str, right: bool, mode: Qt.TextElideMode
+) -> None:
+    """A plain cell's one line of text in the cell at (x, y, w, h), in the painter's font and pen (`look`'s).
+
+    Where QCommonStyle puts an item's text (pixel for pixel, tested): the line centred in whole pixels, the text at
+    the margin, or right-aligned to a fraction of a pixel, as its layout places it; elided in `mode` to the room.
+    """
+    static, width = look.fitted(text, w - 2 * look.margin, mode)
+    left = x + w - look.margin - width if right else x + look.margin
+    painter.drawStaticText(QPointF(left, y + (h - look.height) // 2), static)
 
 
 class OneLineCellDelegate(CellDelegate, OneLineDelegate):

@@ -90,7 +90,7 @@ class BarDelegate(CellDelegate):
             QStyledItemDelegate.paint(self, painter, option, index)
             return
         cell, state = option.rect, option.state.value
-        if bar.plain and not state & STYLED and self._look(option).left_to_right:
+        if bar.plain and not state & STYLED and self.look(option).left_to_right:
             self._paint_plain(painter, option, bar, state)
         else:
             self._paint_styled(painter, option, index, bar_rect(cell, bar.share), bool(state & SELECTED))
@@ -103,7 +103,7 @@ class BarDelegate(CellDelegate):
 
     def _paint_plain(self, painter: QPainter, option: QStyleOptionViewItem, bar: Bar, state: int) -> None:
         """The bar, then the text: one line, right-aligned, elided as the view elides."""
-        look = self._look(option)
+        look = self.look(option)
         cell = option.rect
         x, y, w, h = cell.x(), cell.y(), cell.width(), cell.height()
         if bar.share > 0:

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QSplitter,
-    QTreeView,
     QVBoxLayout,
     QWidget,
 )
@@ -36,6 +35,7 @@ from catalog_inspector.ui.widgets.tables import (
     widen_tree_columns,
 )
 from catalog_inspector.ui.widgets.timeline_panel import TimelinePanel
+from catalog_inspector.ui.widgets.tool_tree_view import ToolTreeView
 
 if TYPE_CHECKING:
     from catalog_inspector.core.calls import LintIssue
@@ -111,7 +111,7 @@ class ToolsPane(QWidget):
         self.filter_count.setObjectName("toolFilterCount")
         self.filter_count.setTextFormat(Qt.TextFormat.PlainText)
         self.filter_count.setVisible(False)
-        self.tree = QTreeView(self)
+        self.tree = ToolTreeView(self)  # a plain tool row painted in one call
         self.tree.setObjectName("toolTree")
         self.tree.setModel(self.model)
         self.tree.setUniformRowHeights(True)  # row heights from one row, not one per row
