@@ -399,8 +399,12 @@ def test_roots_are_given_unasked_from_the_entry_and_server_and_log_says_what(ask
     (row,) = rounds(asks.panel.findChild(QTableWidget, "callRounds"))
     assert row[1] == "roots" and row[4] == "roots"
     window = asks.window
-    assert "Roots given when the server asks (roots/list): 1 root: file:///tmp/demo-project (demo project)" in text(
-        window, "serverInfo"
+    qtbot.waitUntil(
+        lambda: (
+            "Roots given when the server asks (roots/list): 1 root: file:///tmp/demo-project (demo project)"
+            in text(window, "serverInfo")
+        ),
+        timeout=WAIT,
     )
     qtbot.waitUntil(lambda: "roots/list answered with 1 root" in text(window, "serverLog"), timeout=WAIT)
     assert window.current is not None and window.current.supervisor.state is ServerState.READY

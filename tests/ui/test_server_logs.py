@@ -58,7 +58,12 @@ def test_messages_show_in_server_and_log_and_under_their_call(harness: Harness, 
     wait_for(qtbot, lambda: any(LINE.match(line) for line in log.toPlainText().splitlines()))
     walk = [LINE.match(line) for line in log.toPlainText().splitlines()]
     assert [m.groups() for m in walk if m] == [("notice", "lister: listing the tools")]
-    assert "Log messages asked for: info and above" in window.findChild(QPlainTextEdit, "serverInfo").toPlainText()
+    wait_for(
+        qtbot,
+        lambda: (
+            "Log messages asked for: info and above" in window.findChild(QPlainTextEdit, "serverInfo").toPlainText()
+        ),
+    )
     assert not call_logs(window.call_panel).isVisibleTo(window.call_panel), "no call, no messages"
 
     panel = call(window, qtbot, "chatty", '{"text": "hi"}')

@@ -155,7 +155,7 @@ def test_the_app_signs_in_through_the_banner_and_the_token_is_kept_in_the_keyrin
         qtbot.mouseClick(button(window, "signInCopy"), Qt.MouseButton.LeftButton)
         assert QGuiApplication.clipboard().text() == link
         assert listening_sockets() == [("127.0.0.1", redirect_port(link))], "one loopback listener, for this sign-in"
-        assert "waiting for you to finish signing in" in server_info(window)
+        wait_for(qtbot, lambda: "waiting for you to finish signing in" in server_info(window))  # the pages follow
 
         answer = play_browser(qtbot, link)
         assert answer.status_code == 200 and "Signed in" in answer.text
@@ -251,7 +251,7 @@ def test_a_refresh_reuses_the_kept_sign_in_and_an_expired_token_is_renewed_witho
         assert renewed is not None and renewed.expires_at is not None and renewed != old
         wait_for(qtbot, lambda: desk.grants["remote"] == renewed)  # read again after the walk
         expiry = f"{datetime.fromtimestamp(renewed.expires_at).astimezone():%Y-%m-%d %H:%M:%S}"
-        assert f"Access token expires: {expiry}" in server_info(window)
+        wait_for(qtbot, lambda: f"Access token expires: {expiry}" in server_info(window))  # the pages follow
         harness.close(window)  # before the servers stop: they wait for the app's open streams
 
 
@@ -269,7 +269,7 @@ def test_sign_out_forgets_the_sign_in_closes_its_session_and_the_next_walk_asks_
         assert done.args[1] is None
         assert not any(name.startswith("oauth:") for name in kept(tmp_path)), "tokens and registration forgotten"
         assert grant_of(server.url) is None
-        assert "Sign-in (OAuth): not signed in" in server_info(window)
+        wait_for(qtbot, lambda: "Sign-in (OAuth): not signed in" in server_info(window))  # the pages follow
         assert not sign_out_action(window).isEnabled()
         assert "Signed out of remote" in window.statusBar().currentMessage()
         supervisor = window.current.supervisor if window.current is not None else None
