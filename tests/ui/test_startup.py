@@ -141,7 +141,7 @@ runpy.run_module("catalog_inspector", run_name="__main__", alter_sys=True)
 
 
 def test_every_qt_free_module_the_window_needs_is_imported_before_qt(tmp_path: Path) -> None:
-    # After PySide6, each module imported is read again by shiboken's import hook (`ui.app.BEFORE_QT`): a face
+    # After PySide6, each module imported is read again by shiboken's import hook (`ui.preload.BEFORE_QT`): a face
     # that loads its modules on demand (`core.calls`) must have what the window uses named there, not itself.
     log = tmp_path / "imports.txt"
     app = App(tmp_path, ("-c", IMPORTS_LOGGED, str(log)))
@@ -220,11 +220,11 @@ def test_loading_the_engine_opens_the_gate_and_turns_collection_back_on(qtbot: A
 
 
 def test_what_the_window_imports_before_qt_has_no_qt_nor_the_engine_in_it() -> None:
-    # Imported before Qt, the window's Qt-free modules skip PySide's per-module source scan (`ui.app.BEFORE_QT`);
+    # Imported before Qt, the window's Qt-free modules skip PySide's per-module source scan (`ui.preload.BEFORE_QT`);
     # a Qt import among them would bring Qt in first again, and the engine must wait for the first frame anyway.
     code = (
         "import json, sys\n"
-        "from catalog_inspector.ui.app import BEFORE_QT, import_before_qt\n"
+        "from catalog_inspector.ui.preload import BEFORE_QT, import_before_qt\n"
         "import_before_qt()\n"
         "print(json.dumps([all(name in sys.modules for name in BEFORE_QT), sorted(sys.modules)]))\n"
     )

@@ -36,7 +36,6 @@ __all__ = [
     "app_parser",
     "display_problem",
     "freeze_startup_objects",
-    "import_before_qt",
     "load_servers",
     "prefer_the_gui_thread",
     "read_servers",
@@ -256,48 +255,6 @@ def run_app(argv: list[str]) -> int:
     return _run(args)
 
 
-# What the window imports that has no Qt in it, imported before Qt: once PySide6 is in, its import hook reads
-# the source of every module imported after it, looking for "PySide6" (shiboken's `__feature__` support), and
-# the window's ~120 Qt-free modules and asyncio's ~30 cost about 40 ms of the first frame that way.
-BEFORE_QT = (
-    "asyncio",
-    "concurrent.futures",
-    "catalog_inspector.core.calls",
-    "catalog_inspector.core.calls.logs",  # of the rooms behind the first frame, what the runtime and the window make
-    "catalog_inspector.core.calls.sandbox",
-    "catalog_inspector.core.calls.store",
-    "catalog_inspector.core.calls.tasks",
-    "catalog_inspector.core.catalog",
-    "catalog_inspector.core.config",
-    "catalog_inspector.core.drift",
-    "catalog_inspector.core.drift.history",
-    "catalog_inspector.core.paths",
-    "catalog_inspector.core.processes",
-    "catalog_inspector.core.server_log",
-)
-
-
-# Rooms whose faces load their modules on demand, and that the first frame needs almost nothing of (~40 ms of it on
-# the 2-core machine, most of it making their dataclasses): what the runtime and the window make at start is named
-# in `BEFORE_QT`, anything else is loaded when asked for, and the rest on the engine's thread behind the first frame
-# (`ui.startup.import_engine`; the start-up probe reports what else was there at the first paint: `late_imported`).
-BEHIND_FIRST_FRAME = ("catalog_inspector.core.calls", "catalog_inspector.core.drift")
-
-
-def import_before_qt() -> None:
-    """Import `BEFORE_QT` (see there); Qt itself is not imported here."""
-    import importlib
-
-    from catalog_inspector.core.faces import load_whole
-
-    for name in BEFORE_QT:
-        module = importlib.import_module(name)
-        # Not the standard library's (concurrent.futures' lazy names load its process pool), nor the rooms behind
-        # the first frame.
-        if name.startswith("catalog_inspector.") and name not in BEHIND_FIRST_FRAME:
-            load_whole(module)
-
-
 def _run(args: argparse.Namespace) -> int:
     problem = display_problem()
     if problem is not None:
@@ -316,6 +273,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _run_qt(args: argparse.Namespace, started: Callable[[], None]) -> int:
+    from catalog_inspector.ui.preload import import_before_qt  # Qt-free, as this module's top
+
     import_before_qt()
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
@@ -360,15 +319,9 @@ def _run_main_window(
     from catalog_inspector.runtime.engine import EngineGate
     from catalog_inspector.ui.loop import adopt_asyncgen_hooks, use_thread_pool
     from catalog_inspector.ui.main_window import MainWindow
+    from catalog_inspector.ui.preload import late_imported
     from catalog_inspector.ui.presenters import AppPresenter
-    from catalog_inspector.ui.startup import (
-        engine_imported,
-        first_paint,
-        late_imported,
-        load_engine,
-        probe,
-        probe_states,
-    )
+    from catalog_inspector.ui.startup import engine_imported, first_paint, load_engine, probe, probe_states
 
     offload = Offload()
     registry = ProcessRegistry(cache_dir() / "sessions", submit=offload.submit)

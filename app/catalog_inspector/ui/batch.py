@@ -1,4 +1,5 @@
-"""Coalescing fast streams (live pages, server log lines) into a few repaints."""
+"""Pacing the window's work: fast streams (live pages, server log lines) coalesced into a few repaints, and what
+waits a frame."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from typing import Generic, TypeVar
 
 from PySide6.QtCore import QObject, QTimer
 
-__all__ = ["Batcher"]
+__all__ = ["FRAME_MS", "Batcher"]
 
 T = TypeVar("T")
+FRAME_MS = 16  # one frame: a hidden page's redraw for a new catalog waits this long, off that catalog's stall
 
 
 class Batcher(QObject, Generic[T]):

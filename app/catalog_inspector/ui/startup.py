@@ -10,16 +10,15 @@ Servers menu and quitting work from the first frame.
 
 Only modules are imported on the thread: every QObject is made on the GUI thread.
 The thread also imports what the first frame did not need of the calls and drift
-rooms (`ui.app.BEHIND_FIRST_FRAME`). `PROBE_ENV` makes the app report its start-up
+rooms (`ui.preload.BEHIND_FIRST_FRAME`). `PROBE_ENV` makes the app report its start-up
 events; a test checks that none of `ENGINE_MODULES`, nor any module of those rooms
-that `ui.app.BEFORE_QT` does not name, was imported when the window was first painted.
+that `ui.preload.BEFORE_QT` does not name, was imported when the window was first painted.
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
-import importlib
 import json
 import os
 import sys
@@ -30,6 +29,7 @@ from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QWidget
 
 from catalog_inspector.runtime.engine import ENGINE_MODULES
+from catalog_inspector.ui.preload import load_behind_first_frame
 
 if TYPE_CHECKING:
     from catalog_inspector.runtime import Runtime, ServerSupervisor
@@ -39,7 +39,6 @@ __all__ = [
     "PROBE_ENV",
     "first_paint",
     "import_engine",
-    "late_imported",
     "load_engine",
     "probe",
     "probe_states",
@@ -74,14 +73,6 @@ def engine_imported() -> list[str]:
     return [name for name in ENGINE_MODULES if name in sys.modules]
 
 
-def late_imported() -> list[str]:
-    """The modules of the rooms behind the first frame imported now, beyond those `ui.app.BEFORE_QT` names."""
-    from catalog_inspector.ui.app import BEFORE_QT, BEHIND_FIRST_FRAME
-
-    rooms = tuple(f"{room}." for room in BEHIND_FIRST_FRAME)
-    return sorted(name for name in list(sys.modules) if name.startswith(rooms) and name not in BEFORE_QT)
-
-
 def import_engine() -> None:
     """Import the engine, so that nothing the walks, calls and sign-ins do imports it on the GUI thread.
 
@@ -95,11 +86,8 @@ def import_engine() -> None:
     import catalog_inspector.core.oauth  # noqa: F401
     import catalog_inspector.core.session  # noqa: F401  # the session worker: the SDK, its client and transports
     import catalog_inspector.core.transport  # noqa: F401
-    from catalog_inspector.core.faces import load_whole
-    from catalog_inspector.ui.app import BEHIND_FIRST_FRAME
 
-    for room in BEHIND_FIRST_FRAME:  # what the first frame did not need of them, before a call or a report asks
-        load_whole(importlib.import_module(room))
+    load_behind_first_frame()
 
 
 class _FirstPaint(QObject):

@@ -17,10 +17,11 @@ from PySide6.QtWidgets import QPlainTextEdit, QSplitter, QTabWidget, QWidget
 
 from catalog_inspector.core.catalog import LIST_KINDS, LIST_NAMES
 from catalog_inspector.ui.accessible import describe
+from catalog_inspector.ui.batch import FRAME_MS
 from catalog_inspector.ui.keyboard import follow_layout
 from catalog_inspector.ui.lazy_tabs import LazyTabs
 from catalog_inspector.ui.presenters.words import list_notice
-from catalog_inspector.ui.widgets.panes import FRAME_MS, plain_text_view, set_capped_text
+from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
 
 if TYPE_CHECKING:
     from catalog_inspector.ui.main_window import MainWindow

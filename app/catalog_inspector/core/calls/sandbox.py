@@ -46,7 +46,7 @@ from catalog_inspector.core.launch import python_module_command
 from catalog_inspector.core.processes import kill_group, reap
 
 # Validation and lint are imported where a request is made: the app makes its sandboxes at start, before its
-# first frame, which needs neither (`ui.app.BEHIND_FIRST_FRAME`).
+# first frame, which needs neither (`ui.preload.BEHIND_FIRST_FRAME`).
 if TYPE_CHECKING:
     from catalog_inspector.core.calls.lint import LintIssue
     from catalog_inspector.core.calls.validation import ResultVerdict, Validation

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from catalog_inspector.core.calls import REQUEST_LOGS  # the logs module: preloaded (`ui.app.BEFORE_QT`)
+from catalog_inspector.core.calls import REQUEST_LOGS  # the logs module: preloaded (`ui.preload.BEFORE_QT`)
 from catalog_inspector.core.text import visible
 from catalog_inspector.runtime import CallTicket, ServerSupervisor
 from catalog_inspector.runtime.asks import PendingAsk

@@ -32,13 +32,14 @@ from catalog_inspector.core.drift import (
     counts_words,
 )
 from catalog_inspector.core.text import visible
+from catalog_inspector.ui.batch import FRAME_MS
 from catalog_inspector.ui.models.drift_rows import ITEM, NEW, OLD, POINTER, REASON, DriftModel, value_text
 from catalog_inspector.ui.models.history_list import HistoryModel
 from catalog_inspector.ui.models.roles import Role
 from catalog_inspector.ui.presenters.drift import DriftPresenter
 from catalog_inspector.ui.widgets.column_fit import ElasticColumns
 from catalog_inspector.ui.widgets.labels import plain_label
-from catalog_inspector.ui.widgets.panes import FRAME_MS, plain_text_view, set_capped_text
+from catalog_inspector.ui.widgets.panes import plain_text_view, set_capped_text
 from catalog_inspector.ui.widgets.tables import compact_table
 from catalog_inspector.ui.widgets.walk_as import WalkAsButton
 

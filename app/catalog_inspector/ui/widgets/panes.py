@@ -12,18 +12,9 @@ from PySide6.QtWidgets import (
 
 from catalog_inspector.core.text import visible
 
-__all__ = [
-    "DISPLAY_CAP",
-    "FRAME_MS",
-    "LONG_TOKEN",
-    "SPLIT_SIZES",
-    "plain_text_view",
-    "set_capped_text",
-    "wrap_mode_for",
-]
+__all__ = ["DISPLAY_CAP", "LONG_TOKEN", "SPLIT_SIZES", "plain_text_view", "set_capped_text", "wrap_mode_for"]
 
 DISPLAY_CAP = 200_000
-FRAME_MS = 16  # one frame: a hidden page's redraw for a new catalog waits this long, off that catalog's stall
 SPLIT_SIZES = [560, 600]  # content | page timeline
 # Qt's word-boundary wrapping is quadratic in the length of a run it cannot break: one unbroken token of
 # 50,000 characters took 0.19 s to lay out, 200,000 took 2.7 s and 1,000,000 took 74 s (WrapAnywhere: 0.02,
