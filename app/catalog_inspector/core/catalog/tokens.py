@@ -43,6 +43,7 @@ from itertools import accumulate, chain, islice
 from typing import TYPE_CHECKING, Any
 
 from catalog_inspector.core.catalog.lists import LIST_KINDS, LIST_NAMES
+from catalog_inspector.core.json_encode import one_shot
 from catalog_inspector.core.steps import EVERY, Steps, run_whole
 
 if TYPE_CHECKING:
@@ -144,7 +145,7 @@ def preload() -> threading.Thread:
 
 
 # NaN from a server (the SDK's parser takes it) still counts: as the text a host would print.
-_compact = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
+_compact = one_shot(ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 def host_text(list_name: str, item: Mapping[str, Any]) -> str:
