@@ -59,7 +59,7 @@ def _write(snapshot: Snapshot, out: Path | None, bare: bool = False, extra: dict
     if bare:
         extra = {"tokens": None, "lint": None}
     elif extra is None:
-        extra = derived_keys(snapshot)
+        extra = derived_keys(snapshot, lines=True)
     if out is None or str(out) == "-":
         write_json(snapshot, sys.stdout, extra)
         sys.stdout.flush()
@@ -179,7 +179,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     with collector_paused():
         work = None if args.bare else PageWork(spec.name)
         snapshot = walk(args, spec, work)
-        extra = work.keys(snapshot) if work is not None else None
+        extra = work.keys(snapshot, lines=True) if work is not None else None
         if written := write_out("snapshot", snapshot, args.out, args.bare, extra):
             return written
     say_why(snapshot)

@@ -15,7 +15,7 @@ import json.encoder
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["one_shot"]
+__all__ = ["JsonLines", "one_shot"]
 
 
 def one_shot(**options: Any) -> Callable[[Any], str]:
@@ -53,3 +53,11 @@ def one_shot(**options: Any) -> Callable[[Any], str]:
             raise
 
     return encode
+
+
+class JsonLines(list[str]):
+    """Values given as their JSON texts already, one a line of a document: its writer writes them as they are.
+
+    Each text is what the document's encoder would make of the value (`one_shot(ensure_ascii=False)`): whoever
+    makes them keeps to that, and tests compare the two documents byte for byte.
+    """

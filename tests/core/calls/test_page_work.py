@@ -5,6 +5,7 @@ Real servers over stdio in both eras, walked as `snapshot` walks them (`walk_unt
 
 from __future__ import annotations
 
+import io
 import json
 
 import anyio
@@ -12,8 +13,9 @@ import pytest
 
 from catalog_inspector.cli.snapshot import walk_until_signalled
 from catalog_inspector.core.calls import PageWork, derived_keys
-from catalog_inspector.core.catalog import Snapshot
+from catalog_inspector.core.catalog import Snapshot, write_json
 from catalog_inspector.core.config import Limits, ServerSpec
+from catalog_inspector.core.json_encode import JsonLines
 from tests.helpers import demo_spec, fixture_spec
 
 FAST = Limits(request_timeout=10.0, deadline=60.0)
@@ -45,6 +47,17 @@ async def test_what_is_made_as_the_pages_come_is_what_is_made_after_the_walk(ser
     assert made["tokens"]["total"] > 0
     if server == "lint issues":
         assert {row["code"] for row in made["lint"]} >= {"invalid_schema", "undocumented_parameter"}
+    # The keys as `snapshot` writes them (the lint rows as their texts): the same document, byte for byte.
+    assert written(snapshot, work.keys(snapshot, lines=True)) == written(snapshot, made)
+    assert written(snapshot, derived_keys(snapshot, lines=True)) == written(snapshot, made)
+    if made["lint"]:
+        assert isinstance(work.keys(snapshot, lines=True)["lint"], JsonLines)
+
+
+def written(snapshot: Snapshot, extra: dict[str, object]) -> str:
+    out = io.StringIO()
+    write_json(snapshot, out, extra)
+    return out.getvalue()
 
 
 @pytest.mark.anyio

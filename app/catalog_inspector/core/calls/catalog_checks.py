@@ -25,6 +25,7 @@ from catalog_inspector.core.calls.lint import (
     LintIssue,
     LintSeverity,
     exclusion_issues,
+    lint_row_lines,
     lint_rows,
     lint_schema,
 )
@@ -164,12 +165,16 @@ def catalog_lint_rows(snapshot: Snapshot, linted: Linted | None = None) -> list[
 
     `linted`: `tool_lint` of the catalog's tools, made beforehand (as the pages came: `PageWork`).
     """
+    return lint_rows(_catalog_found(snapshot, linted))
+
+
+def _catalog_found(snapshot: Snapshot, linted: Linted | None) -> Linted:
     if snapshot.status != "complete":
-        return []
+        return {}
     found = dict(linted) if linted is not None else tool_lint(snapshot.tools.items, snapshot.source.get("name"))
     for name, issues in exclusion_issues(snapshot.excluded_tools).items():
         found[name] = (*issues, *found.get(name, ()))
-    return lint_rows(found)
+    return found
 
 
 def lint_counts(rows: Sequence[LintRow]) -> dict[str, int]:
@@ -199,13 +204,18 @@ def lint_lines(rows: Sequence[LintRow]) -> list[str]:
 
 
 def derived_keys(
-    snapshot: Snapshot, tool_counts: Sequence[int] | None = None, linted: Linted | None = None
+    snapshot: Snapshot, tool_counts: Sequence[int] | None = None, linted: Linted | None = None, lines: bool = False
 ) -> dict[str, Any]:
     """`tokens` (null without an accepted catalog) and `lint` (`[{item, code, severity, pointer, message}]`,
     empty without one) for the end of the snapshot document. (The count on a thread beside the lint gained
     nothing: a tool's JSON, most of the count, holds the GIL.)
 
     `tool_counts` and `linted`: the tools' counts and lint, made beforehand (`PageWork`), in catalog order.
+    `lines`: `lint` as its rows' JSON texts (`lint_row_lines`), for a document that is only written.
     """
     count = count_snapshot(snapshot, tool_counts)
-    return {"tokens": count.to_json() if count is not None else None, "lint": catalog_lint_rows(snapshot, linted)}
+    found = _catalog_found(snapshot, linted)
+    return {
+        "tokens": count.to_json() if count is not None else None,
+        "lint": (lint_row_lines if lines else lint_rows)(found),
+    }

@@ -25,12 +25,14 @@ the GUI thread, in slices (tens of µs a tool), and the metaschema check off it.
 from __future__ import annotations
 
 import enum
+import json.encoder
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from catalog_inspector.core.calls.validation import pointer_of, validator_class
+from catalog_inspector.core.json_encode import JsonLines
 
 if TYPE_CHECKING:  # jsonschema is imported by the first lint, not with the window (`runtime.engine`)
     from jsonschema.protocols import Validator
@@ -44,6 +46,7 @@ __all__ = [
     "LintIssue",
     "LintSeverity",
     "exclusion_issues",
+    "lint_row_lines",
     "lint_rows",
     "lint_schema",
     "lint_tools",
@@ -550,6 +553,26 @@ def lint_rows(found: Mapping[str, Sequence[LintIssue]]) -> list[dict[str, str]]:
         for item, issues in found.items()
         for issue in issues
     ]
+
+
+def lint_row_lines(found: Mapping[str, Sequence[LintIssue]]) -> JsonLines:
+    """`lint_rows(found)` as the document writes them, each row's JSON text. A catalog's tools share their issues
+    (one per distinct schema and parameter), so an issue's part of the row is made once: 200,000 rows took
+    0.13-0.19 s to make as objects and 0.40 s to write, 0.09 s to make as texts and 0.03 s to write."""
+    string = json.encoder.encode_basestring  # the document encoder's, for `ensure_ascii=False`
+    tails: dict[int, str] = {}  # id of an issue (all alive in `found`) → the row after its `"code": `
+    lines = JsonLines()
+    for item, issues in found.items():
+        head = '{"item": ' + string(str(item)) + ', "code": '
+        for issue in issues:
+            tail = tails.get(id(issue))
+            if tail is None:
+                tail = tails[id(issue)] = (
+                    f'{string(str(issue.code))}, "severity": {string(str(issue.code.severity))}, '
+                    f'"pointer": {string(issue.pointer)}, "message": {string(issue.message)}}}'
+                )
+            lines.append(head + tail)
+    return lines
 
 
 def lint_words(issues: Iterable[LintIssue], limit: int = 10) -> str:

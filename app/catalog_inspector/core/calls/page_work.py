@@ -115,9 +115,10 @@ class PageWork:
         items = snapshot.tools.items
         return len(items) == len(self._seen) and all(a is b for a, b in zip(items, self._seen, strict=True))
 
-    def keys(self, snapshot: Snapshot) -> dict[str, Any]:
-        """`derived_keys(snapshot)`, from what was made as the pages came when they are the snapshot's tools."""
+    def keys(self, snapshot: Snapshot, lines: bool = False) -> dict[str, Any]:
+        """`derived_keys(snapshot, lines=lines)`, from what was made as the pages came when they are the snapshot's
+        tools."""
         if not self.covers(snapshot):
-            return derived_keys(snapshot)
+            return derived_keys(snapshot, lines=lines)
         counts = self._counts if len(self._counts) == len(self._seen) else None
-        return derived_keys(snapshot, counts, self._linted)
+        return derived_keys(snapshot, counts, self._linted, lines)

@@ -19,7 +19,7 @@ from typing import IO, Any, Literal
 from catalog_inspector.core.catalog.caching import SentValue, sent
 from catalog_inspector.core.catalog.lists import LIST_KINDS, LIST_NAMES
 from catalog_inspector.core.errors import CatalogError, ErrorInfo, ErrorKind, code_words
-from catalog_inspector.core.json_encode import one_shot
+from catalog_inspector.core.json_encode import JsonLines, one_shot
 from catalog_inspector.core.jsonrpc_codes import Named
 
 __all__ = [
@@ -362,7 +362,7 @@ def _write_object(
 
 def _write_lines(items: list[Any] | dict[str, Any] | None, out: IO[str], indent: str) -> None:
     """An array one element a line, or an object one member a line (`tokens.tools`), by one C encoder
-    (`one_shot`), the lines handed to `out` LINES at a time."""
+    (`one_shot`; `JsonLines` are written as they are), the lines handed to `out` LINES at a time."""
     if not items:
         out.write("[]" if isinstance(items, list) else json.dumps(items))
         return
@@ -377,8 +377,10 @@ def _write_lines(items: list[Any] | dict[str, Any] | None, out: IO[str], indent:
         return
     between = "," + inner
     out.write("[" + inner)
+    encoded = isinstance(items, JsonLines)
     for start in range(0, len(items), LINES):
-        out.write((between if start else "") + between.join([encode(item) for item in items[start : start + LINES]]))
+        lines = items[start : start + LINES]
+        out.write((between if start else "") + between.join(lines if encoded else [encode(item) for item in lines]))
     out.write("\n" + indent + "]")
 
 
