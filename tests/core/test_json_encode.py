@@ -3,6 +3,7 @@ value it refused."""
 
 import json
 import math
+import threading
 from typing import Any
 
 import pytest
@@ -53,3 +54,32 @@ def test_a_refused_value_raises_as_encode_does_and_the_next_one_is_encoded() -> 
 def test_with_an_indent_it_is_encode_itself() -> None:
     value = {"a": [1, {"b": None}]}
     assert one_shot(indent=2)(value) == json.dumps(value, indent=2)
+
+
+def test_two_threads_encode_the_same_objects_at_once() -> None:
+    # One thread is held inside its encoding (in `default`, with the list and its dict marked as being encoded)
+    # while this one encodes the same list: each thread's encoder has marks of its own.
+    inside, second_done = threading.Event(), threading.Event()
+    answers: list[str] = []
+
+    def default(value: object) -> str:
+        if threading.current_thread() is first:
+            inside.set()
+            assert second_done.wait(10), "the second encoding never ended"
+        return "later"
+
+    encode = one_shot(default=default)
+    shared = [{"a": Later()}]
+    first = threading.Thread(target=lambda: answers.append(encode(shared)))
+    first.start()
+    try:
+        assert inside.wait(10)
+        assert encode(shared) == '[{"a": "later"}]'
+    finally:
+        second_done.set()
+        first.join(10)
+    assert answers == ['[{"a": "later"}]']
+
+
+class Later:
+    """A value the encoder hands to `default`."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import json.encoder
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -39,17 +40,20 @@ def one_shot(**options: Any) -> Callable[[Any], str]:
             encoder.allow_nan,
         )
 
-    chunks = made()
+    # The circular check's markers are the encoder's own state: each thread has its encoder (an export on a worker
+    # thread and a count on the window's may encode the same objects at once).
+    local = threading.local()
 
     def encode(value: Any) -> str:
-        nonlocal chunks
         if isinstance(value, str):
             return strings(value)
+        chunks = getattr(local, "chunks", None)
+        if chunks is None:
+            chunks = local.chunks = made()
         try:
             return "".join(chunks(value, 0))
         except BaseException:
-            # The circular check's markers may still hold what was being encoded: the next value gets fresh ones.
-            chunks = made()
+            local.chunks = None  # its markers may still hold what was being encoded: the next value gets fresh ones
             raise
 
     return encode
