@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["JsonLines", "one_shot"]
+__all__ = ["JsonLines", "line_text", "one_shot"]
 
 
 def one_shot(**options: Any) -> Callable[[Any], str]:
@@ -60,8 +60,9 @@ def one_shot(**options: Any) -> Callable[[Any], str]:
 
 
 class JsonLines(list[str]):
-    """Values given as their JSON texts already, one a line of a document: its writer writes them as they are.
+    """Values given as their JSON texts already (`line_text`'s), one a line of a document: its writer writes them
+    as they are."""
 
-    Each text is what the document's encoder would make of the value (`one_shot(ensure_ascii=False)`): whoever
-    makes them keeps to that, and tests compare the two documents byte for byte.
-    """
+
+# A value as one line of a document the app writes (the snapshot's tools, lint rows, pages): what `JsonLines` hold.
+line_text = one_shot(ensure_ascii=False, allow_nan=False)

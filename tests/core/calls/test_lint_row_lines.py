@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -33,14 +34,23 @@ def test_rows_written_as_texts_are_the_rows_the_encoder_writes(
     assert document(lint_row_lines(found)) == document(lint_rows(found))
 
 
-def test_more_rows_than_a_write_takes_are_all_written_in_order() -> None:
+@pytest.mark.parametrize("tools", [LINES // 2, LINES, LINES + 7, 2 * LINES])
+def test_more_rows_than_a_write_takes_are_all_written_in_order(tools: int) -> None:
+    # Two rows a tool: a write's worth of rows ends a batch exactly when `tools` is a multiple of LINES / 2.
     issue = LintIssue(
         LintCode.UNDOCUMENTED_PARAMETER, "/inputSchema/properties/a", "the parameter 'a' has no description"
     )
-    found = {f"tool_{n}": (issue, issue) for n in range(LINES + 7)}
+    found = {f"tool_{n}": (issue, issue) for n in range(tools)}
     text = document(lint_row_lines(found))
     assert text == document(lint_rows(found))
-    assert text.count('"item": "tool_') == 2 * (LINES + 7)
+    assert text.count('"item": "tool_') == 2 * tools
+    assert json.loads(text)["lint"] == lint_rows(found)
+    # The token counts of as many tools, one member a line, written in the same batches.
+    counts = {f"tool_{n}": n for n in range(2 * tools)}
+    snapshot = Snapshot("complete", None, {}, {}, None, {n: ListResult("not_offered") for n in LIST_NAMES})
+    out = io.StringIO()
+    write_json(snapshot, out, {"tokens": {"tools": counts}, "lint": []})
+    assert json.loads(out.getvalue())["tokens"]["tools"] == counts
 
 
 def _encoded(rows: list[dict[str, str]]) -> list[str]:

@@ -25,14 +25,13 @@ the GUI thread, in slices (tens of µs a tool), and the metaschema check off it.
 from __future__ import annotations
 
 import enum
-import json.encoder
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from catalog_inspector.core.calls.validation import pointer_of, validator_class
-from catalog_inspector.core.json_encode import JsonLines
+from catalog_inspector.core.json_encode import JsonLines, line_text
 
 if TYPE_CHECKING:  # jsonschema is imported by the first lint, not with the window (`runtime.engine`)
     from jsonschema.protocols import Validator
@@ -542,35 +541,31 @@ def lint_rows(found: Mapping[str, Sequence[LintIssue]]) -> list[dict[str, str]]:
 
     Each row: `item` (the tool's name), `code`, `severity`, `pointer` and `message`, all strings.
     """
-    return [
-        {
-            "item": str(item),
-            "code": str(issue.code),
-            "severity": str(issue.code.severity),
-            "pointer": issue.pointer,
-            "message": issue.message,
-        }
-        for item, issues in found.items()
-        for issue in issues
-    ]
+    return [{"item": str(item), **_row_of(issue)} for item, issues in found.items() for issue in issues]
+
+
+def _row_of(issue: LintIssue) -> dict[str, str]:
+    """A row's fields after its `item`."""
+    return {
+        "code": str(issue.code),
+        "severity": str(issue.code.severity),
+        "pointer": issue.pointer,
+        "message": issue.message,
+    }
 
 
 def lint_row_lines(found: Mapping[str, Sequence[LintIssue]]) -> JsonLines:
-    """`lint_rows(found)` as the document writes them, each row's JSON text. A catalog's tools share their issues
-    (one per distinct schema and parameter), so an issue's part of the row is made once: 200,000 rows took
+    """`lint_rows(found)` as the document writes them, each row's `line_text`. A catalog's tools share their issues
+    (one per distinct schema and parameter), so an issue's part of the row is encoded once: 200,000 rows took
     0.13-0.19 s to make as objects and 0.40 s to write, 0.09 s to make as texts and 0.03 s to write."""
-    string = json.encoder.encode_basestring  # the document encoder's, for `ensure_ascii=False`
-    tails: dict[int, str] = {}  # id of an issue (all alive in `found`) → the row after its `"code": `
+    tails: dict[int, str] = {}  # id of an issue (all alive in `found`) → the row after its item: `, "code": …}`
     lines = JsonLines()
     for item, issues in found.items():
-        head = '{"item": ' + string(str(item)) + ', "code": '
+        head = '{"item": ' + line_text(str(item))  # the row's first member, as the encoder writes it
         for issue in issues:
             tail = tails.get(id(issue))
             if tail is None:
-                tail = tails[id(issue)] = (
-                    f'{string(str(issue.code))}, "severity": {string(str(issue.code.severity))}, '
-                    f'"pointer": {string(issue.pointer)}, "message": {string(issue.message)}}}'
-                )
+                tail = tails[id(issue)] = ", " + line_text(_row_of(issue))[1:]
             lines.append(head + tail)
     return lines
 
