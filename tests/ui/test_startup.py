@@ -103,10 +103,12 @@ def test_the_main_window_is_painted_before_the_engine_is_imported_and_then_the_s
         assert first["late"] == [], "the window's first frame loaded what only a call, a check or a report needs"
         assert first["visible"] and first["rows"] == len(demo_servers(tmp_path))
         assert first["collecting"] is False, "the cycle collector rescanned the start-up's objects"
-        app.wait_for("engine")
+        # The SDK's package bodies re-export its server and HTTP stacks: the engine needs neither, nor a walk.
+        assert app.wait_for("engine")["sdk"] == {"mcp": False, "mcp.client": False}
         assert app.wait_for("started")["collecting"] is True, "the cycle collector was left off after start-up"
         ready = app.wait_for("state", state=ServerState.READY.value)
         assert ready["tools"] > 0
+        assert ready["sdk"] == {"mcp": False, "mcp.client": False}
         pids = app.server_pids()
     finally:
         code, err = app.terminate()

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 from catalog_inspector.cli.head_start import begin, finish, loaded
 from catalog_inspector.core.processes import end_unclaimed
+from catalog_inspector.core.sdk_packages import defer
 from catalog_inspector.core.text import visible
 
 if TYPE_CHECKING:
@@ -82,6 +83,7 @@ READER_GONE = 141  # 128 + SIGPIPE, as a shell reports a writer whose reader wen
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    defer()  # the SDK's package bodies, which a command does not need (`core.sdk_packages`)
     begin(argv)  # before the engine's imports: the server starts meanwhile
     try:
         return _main(argv)

@@ -65,7 +65,14 @@ def probe_states(runtime: Runtime) -> None:
 
 def _probe_state(supervisor: ServerSupervisor) -> None:
     tools = len(supervisor.accepted.tools.items) if supervisor.accepted is not None else None
-    probe("state", server=supervisor.spec.name, state=supervisor.state.value, tools=tools)
+    probe("state", server=supervisor.spec.name, state=supervisor.state.value, tools=tools, sdk=sdk_bodies())
+
+
+def sdk_bodies() -> dict[str, bool]:
+    """Of the SDK's packages whose bodies the engine defers (`core.sdk_packages`), which have run theirs."""
+    from catalog_inspector.core.sdk_packages import PACKAGES, deferred
+
+    return {name: name in sys.modules and not deferred(name) for name in PACKAGES}
 
 
 def engine_imported() -> list[str]:
@@ -78,6 +85,9 @@ def import_engine() -> None:
 
     Runs on a thread: module code only defines classes and constants (no QObject is made here).
     """
+    from catalog_inspector.core.sdk_packages import defer
+
+    defer()  # the SDK's package bodies, which the engine does not need (`core.sdk_packages`)
     import anyio._backends._asyncio  # noqa: F401  # anyio imports its backend on first use: that would be the GUI thread
     import jsonschema_specifications  # type: ignore[import-untyped]  # noqa: F401  # else the first lint imports these
     import referencing.jsonschema  # noqa: F401
