@@ -39,7 +39,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from itertools import accumulate, chain, islice
+from itertools import accumulate, islice, pairwise, starmap
 from typing import TYPE_CHECKING, Any
 
 from catalog_inspector.core.catalog.lists import LIST_KINDS, LIST_NAMES
@@ -94,8 +94,9 @@ def _table(packed: bytes) -> tuple[dict[str, Any], dict[bytes, int]]:
     head_line, _, body = gzip.decompress(packed).partition(b"\n")
     head = json.loads(head_line)
     count = int(head["count"])
-    blob, ends = body[count:], list(accumulate(body[:count]))
-    tokens = map(blob.__getitem__, map(slice, chain((0,), ends), ends))
+    # Each token's bounds in `body`, made as they are taken: a list of them would be 7 MB more at the load's peak.
+    bounds = pairwise(accumulate(body[:count], initial=count))
+    tokens = map(body.__getitem__, starmap(slice, bounds))
     ranks: dict[bytes, int] = {}
     for start in range(0, count, LOAD_POLITE_EVERY):  # the window's thread gets the GIL between two runs
         ranks.update(
