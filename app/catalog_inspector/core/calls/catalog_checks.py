@@ -148,7 +148,8 @@ def tool_lint_steps(
                     cache[cache_key] = linted
                 elif cache_key is not None:
                     deferred[cache_key] = schema
-            issues.extend(LintIssue(i.code, "/" + key + i.pointer, i.message) for i in linted)
+            if linted:
+                issues.extend(LintIssue(i.code, "/" + key + i.pointer, i.message) for i in linted)
         if issues:
             found[str(tool.get("name"))] = tuple(issues)
         yield

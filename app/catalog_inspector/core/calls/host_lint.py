@@ -191,6 +191,10 @@ _EVERYWHERE = re.compile(
     "[" + re.escape("".join(c for c in map(chr, range(128)) if not any(p.match(c) for p in _OUTSIDE.values()))) + "]+"
 )
 _SHORTEST = min(rule.limit for rule in HOST_RULES if rule.field == "name" and rule.limit is not None)
+_DESCRIPTION_LIMITS = tuple(
+    (rule, rule.limit) for rule in HOST_RULES if rule.field == "description" and rule.limit is not None
+)
+_SHORTEST_DESCRIPTION = min(limit for _, limit in _DESCRIPTION_LIMITS)  # within it, no description rule applies
 
 _SECTION = re.compile(r"[ \t]*(Args|Arguments|Parameters|Params)[ \t]*:[ \t]*", re.IGNORECASE)
 _ENTRY = re.compile(r"([ \t]*)([-*][ \t]+)?`?([A-Za-z_][A-Za-z0-9_]*)`?[ \t]*(?:\([^()\n]*\))?[ \t]*:(?:[ \t]|$)")
@@ -315,6 +319,8 @@ def documented_names(description: str) -> Iterator[tuple[str, str]]:
 def _unknown_issues(description: str, schema: Any) -> list[LintIssue]:
     if not isinstance(schema, Mapping):
         return []  # not a schema: the schema lint says so
+    if _HINT.search(description, 0, MAX_SCAN) is None:
+        return []  # `documented_names` would find none (most tools: asked first, once a tool, on every page)
     known = schema.get("properties")
     known = known if isinstance(known, Mapping) else {}
     issues: list[LintIssue] = []
@@ -381,10 +387,11 @@ def tool_issues(tool: Mapping[str, Any], server: str | None = None, parameters: 
             if rule.field == "name" and (issue := _name_issue(rule, name, server)) is not None:
                 issues.append(issue)
     if isinstance(description, str):
-        for rule in HOST_RULES:
-            if rule.field == "description" and rule.limit is not None and len(description) > rule.limit:
-                words = f"{rule.host}: {rule.rule} (this one is {len(description):,}) — {rule.effect}"
-                issues.append(LintIssue(LintCode.DESCRIPTION_TOO_LONG, "/description", _cut(words)))
+        if len(description) > _SHORTEST_DESCRIPTION:
+            for rule, limit in _DESCRIPTION_LIMITS:
+                if len(description) > limit:
+                    words = f"{rule.host}: {rule.rule} (this one is {len(description):,}) — {rule.effect}"
+                    issues.append(LintIssue(LintCode.DESCRIPTION_TOO_LONG, "/description", _cut(words)))
         issues.extend(_unknown_issues(description, schema))
     if parameters:
         issues.extend(undocumented_issues(schema))

@@ -100,7 +100,11 @@ class PageWork:
             for tool in tools:
                 parts = tool_parts(tool)
                 self._counts.append(self._counter.count_parts(parts))
-                keys.update(zip((id(tool[key]) for key in SCHEMA_FIELDS if key in tool), parts[1:], strict=True))
+                part = 1  # the schemas' parts follow the first, in SCHEMA_FIELDS order (`tool_parts`)
+                for key in SCHEMA_FIELDS:
+                    if key in tool:
+                        keys[id(tool[key])] = parts[part]
+                        part += 1
 
             def key_of(schema: Any) -> str | None:
                 return keys.get(id(schema)) or schema_key(schema)
