@@ -10,14 +10,21 @@
   proposes only its newest version, and a client profile may pin another);
 - `request_within_origin` and `sse_within_origin` (`mcp.shared._httpx_utils`): the
   SDK's same-origin redirect rule for HTTP requests and event streams, which our
-  legacy SSE client follows so that it refuses exactly what the SDK's would.
+  legacy SSE client follows so that it refuses exactly what the SDK's would;
+- `validate_server_result` (`mcp_types.methods`), which `ClientSession.send_request` runs on
+  every result: replaced, on import, by the same validation without the dump that the SDK's
+  makes of the validated result and throws away (`serialize_server_result`). The dump was a
+  third of the check: 6 ms of a 2,000-tool page, 0.3 s of CPU in a 100,000-tool walk, on the
+  walk's path between a page and the request for the next.
 
 `tests/core/test_sdk_boundary.py` makes the installed SDK exercise each of them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import UnionType
 from typing import Any, cast
 
 import mcp_types as types
@@ -25,6 +32,8 @@ from mcp.client._probe import negotiate_auto
 from mcp.client.session import ClientSession
 from mcp.shared._httpx_utils import request_within_origin, sse_within_origin
 from mcp.shared.exceptions import MCPError
+from mcp_types import methods as _methods
+from pydantic import BaseModel
 
 __all__ = [
     "DiscoverAttempt",
@@ -33,7 +42,25 @@ __all__ = [
     "negotiate_auto_noting",
     "request_within_origin",
     "sse_within_origin",
+    "validate_server_result",
 ]
+
+
+def validate_server_result(
+    method: str,
+    version: str,
+    data: Mapping[str, Any],
+    *,
+    surface: Mapping[tuple[str, str], type[BaseModel] | UnionType] = _methods.SERVER_RESULTS,
+) -> None:
+    """`mcp_types.methods.validate_server_result` without the dump of what it validated: the same checks, in the
+    same order, raising the same errors (`ValueError` for an unknown version, `KeyError` for a method the version
+    lacks, pydantic's `ValidationError` for a result of the wrong shape); tests compare the two."""
+    _methods._check_known_version(version)
+    _methods._adapter(surface[(method, version)]).validate_python(data, by_name=False)
+
+
+_methods.validate_server_result = validate_server_result  # the SDK's session looks it up on the module per result
 
 
 @dataclass(frozen=True)
