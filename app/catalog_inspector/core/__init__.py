@@ -21,8 +21,9 @@ files live), `redact` (secrets left out), `pointer` (JSON pointers), `launch` (o
 own helper processes' command lines), `processes` (server process trees found
 and killed; a server started before the engine loaded, taken when it is asked for),
 `proc_table` (what /proc says about a process, and a signal to exactly it), `popen_process` (such a process spoken to as anyio's), `gc_pause` (the cycle
-collector held off while a catalog is walked) and `steps` (work over a whole catalog that runs whole or a
-slice at a time).
+collector held off while a catalog is walked), `json_encode` (one kept JSON encoder for a document's lines),
+`sdk_packages` (the SDK's package bodies, which re-export its server side, run only when asked for) and
+`steps` (work over a whole catalog that runs whole or a slice at a time).
 
 Nothing here imports Qt, the runtime or the UI (`tests/core/test_layers.py`).
 """

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 
 import anyio
 import pytest
@@ -78,3 +80,28 @@ async def test_a_rejected_walk_leaves_its_pages_and_derives_nothing() -> None:
     assert snapshot.status == "rejected"
     assert work.keys(snapshot) == {"tokens": None, "lint": []} == derived_keys(snapshot)
     assert work.counted < 10  # the pages before the offence were let go, not worked through
+
+
+PREPARED = """
+import json, sys, anyio
+from catalog_inspector.core.calls import PageWork
+from catalog_inspector.core.catalog import encoding_ready
+before = ["jsonschema.validators" in sys.modules, encoding_ready()]
+work = PageWork("demo")
+
+async def main():
+    async with anyio.create_task_group() as group:
+        group.start_soon(work.follow)
+        await anyio.sleep(0)
+        work.walked()  # no page came: what follow readies before the first page is all it does
+
+anyio.run(main)
+print(json.dumps({"before": before, "after": ["jsonschema.validators" in sys.modules, encoding_ready()]}))
+"""
+
+
+def test_the_token_table_and_the_lints_validator_are_ready_before_the_first_page() -> None:
+    # A fresh interpreter: this one imported jsonschema and loaded the table long ago.
+    out = subprocess.run([sys.executable, "-c", PREPARED], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == {"before": [False, False], "after": [True, True]}

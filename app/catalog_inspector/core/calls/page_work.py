@@ -21,7 +21,7 @@ from typing import Any
 import anyio
 
 from catalog_inspector.core.calls.catalog_checks import Linted, derived_keys, schema_key, tool_lint_steps
-from catalog_inspector.core.calls.lint import LintIssue
+from catalog_inspector.core.calls.lint import LintIssue, prepare_lint
 from catalog_inspector.core.catalog import (
     SCHEMA_FIELDS,
     Snapshot,
@@ -35,6 +35,16 @@ from catalog_inspector.core.steps import run_whole
 __all__ = ["PageWork"]
 
 STEP = 32  # tools a step counts and lints before the walk gets its turn (about half a millisecond)
+
+
+def _prepare() -> None:
+    """The token table and the lint's metaschema validator, made while the walk waits for the server's first page
+    (on a thread: the walk's own loop goes on), not by the first page's counts and lint on the walk's loop."""
+    preload_encoding()
+    try:
+        prepare_lint()
+    except Exception:  # noqa: BLE001  # then the first lint meets it, on the walk's loop, as it did before
+        return
 
 
 class PageWork:
@@ -78,7 +88,7 @@ class PageWork:
 
     async def follow(self) -> None:
         """Work the pages as they come, a STEP of tools between two turns of the event loop, until `walked`."""
-        await anyio.to_thread.run_sync(preload_encoding, abandon_on_cancel=True)
+        await anyio.to_thread.run_sync(_prepare, abandon_on_cancel=True)
         self._counter = ToolCounter() if encoding_ready() else None
         while True:
             while self._pages:
