@@ -35,6 +35,10 @@ from catalog_inspector.core.steps import run_whole
 __all__ = ["PageWork"]
 
 STEP = 32  # tools a step counts and lints before the walk gets its turn (about half a millisecond)
+# Turns of the event loop between two steps: the next page goes from the pipe to the walk in several turns (the
+# reader, the dispatcher, the session, the walk), each of which waited for a step; with three it waits a third
+# as often (10,000 tools, whole document, 15 pairs A B: median 2.03 -> 1.93 s; 100,000 tools: the same).
+TURNS = 3
 
 
 def _prepare() -> None:
@@ -87,7 +91,7 @@ class PageWork:
         self._wake.set()
 
     async def follow(self) -> None:
-        """Work the pages as they come, a STEP of tools between two turns of the event loop, until `walked`."""
+        """Work the pages as they come, a STEP of tools every TURNS turns of the event loop, until `walked`."""
         await anyio.to_thread.run_sync(_prepare, abandon_on_cancel=True)
         self._counter = ToolCounter() if encoding_ready() else None
         while True:
@@ -95,7 +99,8 @@ class PageWork:
                 items = self._pages.popleft()
                 for start in range(0, len(items), STEP):
                     self._take(items[start : start + STEP])
-                    await anyio.sleep(0)
+                    for _ in range(TURNS):
+                        await anyio.sleep(0)
             if self._done:
                 return
             self._wake = anyio.Event()
