@@ -17,7 +17,8 @@
   third of the check: 6 ms of a 2,000-tool page, 0.3 s of CPU in a 100,000-tool walk, on the
   walk's path between a page and the request for the next.
 
-`tests/core/test_sdk_boundary.py` makes the installed SDK exercise each of them.
+`tests/core/test_sdk_boundary.py` makes the installed SDK exercise each of them, and
+`tests/core/transport/test_sdk_results.py` holds the result check to the SDK's own.
 """
 
 from __future__ import annotations
@@ -46,6 +47,11 @@ __all__ = [
 ]
 
 
+# Taken now, not per result: an SDK that renames them fails here, on import, not on a walk's first page.
+_check_known_version = _methods._check_known_version
+_adapter = _methods._adapter
+
+
 def validate_server_result(
     method: str,
     version: str,
@@ -56,8 +62,8 @@ def validate_server_result(
     """`mcp_types.methods.validate_server_result` without the dump of what it validated: the same checks, in the
     same order, raising the same errors (`ValueError` for an unknown version, `KeyError` for a method the version
     lacks, pydantic's `ValidationError` for a result of the wrong shape); tests compare the two."""
-    _methods._check_known_version(version)
-    _methods._adapter(surface[(method, version)]).validate_python(data, by_name=False)
+    _check_known_version(version)
+    _adapter(surface[(method, version)]).validate_python(data, by_name=False)
 
 
 _methods.validate_server_result = validate_server_result  # the SDK's session looks it up on the module per result
