@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from itertools import accumulate, islice, pairwise, starmap
+from json.encoder import encode_basestring  # what the encoder writes a str with (no ASCII escaping)
 from typing import TYPE_CHECKING, Any
 
 from catalog_inspector.core.catalog.lists import LIST_KINDS, LIST_NAMES
@@ -74,6 +75,7 @@ ENCODING = "o200k_base"
 DATA_FILE = "o200k_base.ranks.gz"
 TOOL_FIELDS = ("name", "title", "description", "inputSchema", "outputSchema")
 SCHEMA_FIELDS = TOOL_FIELDS[3:]  # a tool's text may be cut just before the `":` after each (`ToolCounter`)
+_HEAD_FIELDS = TOOL_FIELDS[:3]
 LEFT_OUT = frozenset({"_meta", "icons"})  # of the other lists' items: never in a prompt
 PIECE = 32_768  # characters counted at once (see `count_texts`)
 LOAD_POLITE_EVERY = 2_000  # ranks made between two lets-go of the GIL (~1 ms: the window's thread waits no longer)
@@ -220,7 +222,14 @@ def tool_parts(tool: Mapping[str, Any]) -> list[str]:
 
     The part after the first holds the schema (`":{…}}` or `":{…},"outputSchema`): one text per schema's JSON.
     """
-    text = _compact({key: tool[key] for key in TOOL_FIELDS[:3] if key in tool})[:-1]  # `{"name":…` or `{`
+    # `_compact` of the name, title and description less its closing brace (`{"name":…` or `{`), its strings put
+    # in by the encoder's own string function: a dict made and encoded per tool took twice as long.
+    text, comma = "{", ""
+    for key in _HEAD_FIELDS:
+        if key in tool:
+            value = tool[key]
+            text += comma + '"' + key + '":' + (encode_basestring(value) if type(value) is str else _compact(value))
+            comma = ","
     parts: list[str] = []
     for key in SCHEMA_FIELDS:
         if key in tool:
