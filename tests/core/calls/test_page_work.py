@@ -92,8 +92,8 @@ work = PageWork("demo")
 async def main():
     async with anyio.create_task_group() as group:
         group.start_soon(work.follow)
-        await anyio.sleep(0)
-        work.walked()  # no page came: what follow readies before the first page is all it does
+        # No page comes: follow readies what the first page needs, then sees the walk is over and returns.
+        work.walked()
 
 anyio.run(main)
 print(json.dumps({"before": before, "after": ["jsonschema.validators" in sys.modules, encoding_ready()]}))
