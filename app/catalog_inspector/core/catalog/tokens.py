@@ -40,7 +40,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from itertools import accumulate, islice, pairwise, starmap
-from json.encoder import encode_basestring  # what the encoder writes a str with (no ASCII escaping)
 from typing import TYPE_CHECKING, Any
 
 from catalog_inspector.core.catalog.lists import LIST_KINDS, LIST_NAMES
@@ -222,13 +221,12 @@ def tool_parts(tool: Mapping[str, Any]) -> list[str]:
 
     The part after the first holds the schema (`":{…}}` or `":{…},"outputSchema`): one text per schema's JSON.
     """
-    # `_compact` of the name, title and description less its closing brace (`{"name":…` or `{`), its strings put
-    # in by the encoder's own string function: a dict made and encoded per tool took twice as long.
+    # `_compact` of the name, title and description less its closing brace (`{"name":…` or `{`), a value at a time
+    # (a string is one call of the encoder's string function): a dict made and encoded per tool took twice as long.
     text, comma = "{", ""
     for key in _HEAD_FIELDS:
         if key in tool:
-            value = tool[key]
-            text += comma + '"' + key + '":' + (encode_basestring(value) if type(value) is str else _compact(value))
+            text += comma + '"' + key + '":' + _compact(tool[key])
             comma = ","
     parts: list[str] = []
     for key in SCHEMA_FIELDS:
