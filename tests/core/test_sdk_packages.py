@@ -11,8 +11,20 @@ import sys
 import textwrap
 
 DEMO_SERVER = (sys.executable, "-m", "catalog_inspector.demo", "--mode", "many", "--tools", "30", "--page-size", "10")
-# What a command must not import for a walk over stdio: the server side and what only `mcp.Client` needs.
+# What a command must not import for a walk over stdio: the server side, what only `mcp.Client` needs, and HTTP
+# (httpx, the SDK's HTTP and OAuth clients, our meter, HTTP's fault classifier, the OAuth sign-in).
 NOT_FOR_A_WALK = ("mcp.server", "mcp.client.client", "mcp.client._memory", "uvicorn", "starlette")
+NO_HTTP = (
+    "httpx2",
+    "mcp.client.auth",
+    "mcp.client.streamable_http",
+    "mcp.shared._httpx_utils",
+    "catalog_inspector.core.oauth",
+    "catalog_inspector.core.transport.meter",
+    "catalog_inspector.core.transport.http_faults",
+    "catalog_inspector.core.transport.legacy_sse",
+    "catalog_inspector.core.session.http_link",
+)
 
 
 def _run(script: str, *args: str) -> dict[str, object]:
@@ -24,7 +36,7 @@ def _run(script: str, *args: str) -> dict[str, object]:
     return result
 
 
-def test_a_walk_over_stdio_runs_neither_body_nor_imports_the_server_side(tmp_path) -> None:
+def test_a_walk_over_stdio_runs_neither_body_nor_imports_the_server_side_or_http(tmp_path) -> None:
     out = tmp_path / "snapshot.json"
     found = _run(
         """
@@ -32,14 +44,30 @@ def test_a_walk_over_stdio_runs_neither_body_nor_imports_the_server_side(tmp_pat
         from catalog_inspector.main import main
         from catalog_inspector.core.sdk_packages import deferred
         code = main(["snapshot", "--out", sys.argv[1], "--", *sys.argv[2:]])
-        print(json.dumps({"code": code, "deferred": [deferred("mcp"), deferred("mcp.client")],
-                          "imported": sorted(m for m in %r if m in sys.modules)}))
+        imported = sorted(m for m in %r if m in sys.modules)
+        # Once httpx is loaded (by an HTTP server's walk), the face's classifier knows its exceptions.
+        import httpx2
+        from catalog_inspector.core.transport import classify
+        request = httpx2.Request("POST", "http://localhost:9/mcp")
+        error = classify(ExceptionGroup("walk", [httpx2.ConnectTimeout("", request=request)]), 2)
+        print(json.dumps({"code": code, "deferred": [deferred("mcp"), deferred("mcp.client")], "imported": imported,
+                          "http": [error.kind.value, error.info.message, error.info.page, error.info.details]}))
         """
-        % (NOT_FOR_A_WALK,),
+        % (NOT_FOR_A_WALK + NO_HTTP,),
         str(out),
         *DEMO_SERVER,
     )
-    assert found == {"code": 0, "deferred": [True, True], "imported": []}
+    assert found == {
+        "code": 0,
+        "deferred": [True, True],
+        "imported": [],
+        "http": [
+            "connection",
+            "localhost:9: connecting timed out (no answer: is the host reachable?)",
+            2,
+            {"host": "localhost", "port": 9, "cause": "timed_out"},
+        ],
+    }
     document = json.loads(out.read_text())
     assert document["status"] == "complete"
     assert len(document["tools"]) == 30 and document["tokens"]["total"] > 0

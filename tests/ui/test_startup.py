@@ -104,7 +104,11 @@ def test_the_main_window_is_painted_before_the_engine_is_imported_and_then_the_s
         assert first["visible"] and first["rows"] == len(demo_servers(tmp_path))
         assert first["collecting"] is False, "the cycle collector rescanned the start-up's objects"
         # The SDK's package bodies re-export its server and HTTP stacks: the engine needs neither, nor a walk.
-        assert app.wait_for("engine")["sdk"] == {"mcp": False, "mcp.client": False}
+        engine = app.wait_for("engine")
+        assert engine["sdk"] == {"mcp": False, "mcp.client": False}
+        # The transport's face loads on demand (a CLI walk of a stdio server never loads HTTP): the app loads all
+        # of it behind the window, so no walk, call or sign-in imports any of it on the GUI thread.
+        assert engine["unloaded"] == []
         assert app.wait_for("started")["collecting"] is True, "the cycle collector was left off after start-up"
         ready = app.wait_for("state", state=ServerState.READY.value)
         assert ready["tools"] > 0

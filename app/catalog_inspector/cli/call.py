@@ -409,7 +409,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     spec = replace(spec, roots=tuple(_unique((*spec.roots, *plan.rules.roots, *plan.roots))))
     limits = limits_of(args, spec)
     plan = replace(plan, timeout=args.call_timeout if args.call_timeout is not None else limits.request_timeout)
-    use_oauth_hooks(args, MESSAGE_LIMIT)
+    use_oauth_hooks(args, MESSAGE_LIMIT, spec)
     snapshot, report = anyio.run(call_until_signalled, spec, limits, plan)
     report = writable(replace(report, method=plan.method))  # every document names what was asked, however it ended
     write_report(report, sys.stdout)

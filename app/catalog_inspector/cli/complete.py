@@ -102,7 +102,7 @@ def run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except UsageError as exc:
         return usage(parser, "complete", str(exc))
     limits = limits_of(args, spec)
-    use_oauth_hooks(args, MESSAGE_LIMIT)
+    use_oauth_hooks(args, MESSAGE_LIMIT, spec)
     answer, code = anyio.run(walk_and_complete, spec, limits, _ref(args), args.argument, args.prefix, context)
     document: dict[str, Any] = answer.to_json()
     sys.stdout.write(json.dumps(document, ensure_ascii=False) + "\n")

@@ -7,7 +7,13 @@ import argparse
 import sys
 from dataclasses import replace
 
-from catalog_inspector.core.config import ConfigError, OAuthConfig, ServerSpec, check_client_metadata_url
+from catalog_inspector.core.config import (
+    ConfigError,
+    OAuthConfig,
+    ServerSpec,
+    check_client_metadata_url,
+    oauth_applies,
+)
 from catalog_inspector.core.open_mode import OpenMode, default_mode
 from catalog_inspector.core.text import visible
 
@@ -62,8 +68,6 @@ def with_oauth_flags(spec: ServerSpec, args: argparse.Namespace) -> ServerSpec:
         return spec
     if spec.transport == "stdio":
         raise ValueError("the --oauth-… options go with an HTTP server (--url, or a configured http or sse server)")
-    from catalog_inspector.core.oauth import oauth_applies
-
     if not oauth_applies(spec):
         raise ValueError("the server's headers bring their own Authorization: the --oauth-… options would go unused")
     if not given:
@@ -79,8 +83,14 @@ def with_oauth_flags(spec: ServerSpec, args: argparse.Namespace) -> ServerSpec:
     return replace(spec, oauth=merged)
 
 
-def use_oauth_hooks(args: argparse.Namespace, limit: int) -> None:
-    """Sign-ins in this run: shown as --oauth-open says, kept unless --no-store, notices said once on stderr."""
+def use_oauth_hooks(args: argparse.Namespace, limit: int, spec: ServerSpec | None = None) -> None:
+    """Sign-ins in this run: shown as --oauth-open says, kept unless --no-store, notices said once on stderr.
+
+    With `spec` (the one server the command reaches), nothing is done for a server that cannot ask for a
+    sign-in (stdio, or headers that bring their own Authorization): the OAuth client stays unloaded.
+    """
+    if spec is not None and not oauth_applies(spec):
+        return
     from catalog_inspector.core.oauth import OAuthHooks, opener_for, set_default_hooks
 
     said: set[tuple[str, str]] = set()

@@ -192,7 +192,7 @@ def walk(args: argparse.Namespace, spec: ServerSpec, work: PageWork | None = Non
     `work`: the document's tokens and lint made as the pages come (`PageWork`; it loads the token table);
     without it and without `--bare`, the table loads while the walk waits on the server.
     """
-    use_oauth_hooks(args, MESSAGE_LIMIT)
+    use_oauth_hooks(args, MESSAGE_LIMIT, spec)
     if work is None and not getattr(args, "bare", False):
         preload()
     return anyio.run(walk_until_signalled, spec, limits_of(args, spec), work)

@@ -321,7 +321,15 @@ def _run_main_window(
     from catalog_inspector.ui.main_window import MainWindow
     from catalog_inspector.ui.preload import late_imported
     from catalog_inspector.ui.presenters import AppPresenter
-    from catalog_inspector.ui.startup import engine_imported, first_paint, load_engine, probe, probe_states, sdk_bodies
+    from catalog_inspector.ui.startup import (
+        engine_imported,
+        engine_unloaded,
+        first_paint,
+        load_engine,
+        probe,
+        probe_states,
+        sdk_bodies,
+    )
 
     offload = Offload()
     registry = ProcessRegistry(cache_dir() / "sessions", submit=offload.submit)
@@ -365,7 +373,7 @@ def _run_main_window(
         # The icon once the window is there: the SVG renderer's first use took ~10 ms of the first frame.
         app.setWindowIcon(app_icon())
         await load_engine(runtime)  # the walks asked for meanwhile start now; their servers start up meanwhile
-        probe("engine", sdk=sdk_bodies())
+        probe("engine", sdk=sdk_bodies(), unloaded=engine_unloaded())
         while window.pages.build_next():  # the other pages, one per turn: each is a frame's work or less
             await asyncio.sleep(0)
         probe("pages")

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ENGINE_MODULES",
     "PROBE_ENV",
+    "engine_unloaded",
     "first_paint",
     "import_engine",
     "load_engine",
@@ -95,9 +96,21 @@ def import_engine() -> None:
 
     import catalog_inspector.core.oauth  # noqa: F401
     import catalog_inspector.core.session  # noqa: F401  # the session worker: the SDK, its client and transports
-    import catalog_inspector.core.transport  # noqa: F401
+    import catalog_inspector.core.session.http_link  # noqa: F401  # what a CLI walk of a stdio server never loads
+    from catalog_inspector.core import transport
+    from catalog_inspector.core.faces import load_whole
 
+    load_whole(transport)  # its face loads on demand (for the CLI): here, all of it, off the GUI thread
     load_behind_first_frame()
+
+
+def engine_unloaded() -> list[str]:
+    """What a walk, call or sign-in would still import on the GUI thread: names of the transport face not loaded
+    yet, and the HTTP link (empty once `import_engine` has run)."""
+    from catalog_inspector.core import transport
+
+    missing = [name for name in transport.__all__ if name not in vars(transport)]
+    return [*missing, *(["http_link"] if "catalog_inspector.core.session.http_link" not in sys.modules else [])]
 
 
 class _FirstPaint(QObject):

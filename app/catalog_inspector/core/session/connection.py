@@ -11,17 +11,14 @@ its per-version validation of the response shape.
 from __future__ import annotations
 
 import json
-from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
-import httpx2
 import mcp_types as types
 from mcp.client.session import ClientSession, IncomingMessage
-from mcp.client.streamable_http import streamable_http_client
 from mcp.client.subscriptions import ListenNotSupportedError, Subscription, SubscriptionLost, listen
 from mcp.shared.dispatcher import ProgressFnT
 from mcp.shared.exceptions import MCPError
@@ -30,10 +27,9 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import TypeAdapter
 
 from catalog_inspector.core.catalog import Fetched
-from catalog_inspector.core.config import Limits, ServerSpec
+from catalog_inspector.core.config import Limits, ServerSpec, oauth_applies
 from catalog_inspector.core.errors import CatalogError, ErrorKind, leaves, make_error
 from catalog_inspector.core.jsonrpc_codes import named
-from catalog_inspector.core.oauth import InspectorOAuth, OAuthHooks, oauth_applies
 from catalog_inspector.core.session.asking import Asking, AskingDesk
 from catalog_inspector.core.session.clock import PausableClock
 from catalog_inspector.core.session.handshake import client_options, initialize_at, pinned_version
@@ -44,20 +40,19 @@ from catalog_inspector.core.text import visible
 from catalog_inspector.core.transport import (
     CompletingReadStream,
     Faults,
-    MeteredHTTPTransport,
-    MeteredReadStream,
     ParamHeaders,
     ProbingWriteStream,
     RequestFaults,
     ResponseSizes,
     ServerLog,
-    address_of,
     bounded_stdio_client,
     classify,
-    legacy_sse_client,
     negotiate_auto_noting,  # the SDK's discover-else-initialize policy, and what its discover requests heard
     probe_request_id,
 )
+
+if TYPE_CHECKING:
+    from catalog_inspector.core.oauth import InspectorOAuth, OAuthHooks
 
 __all__ = ["Connection", "Notification", "connect"]
 
@@ -158,11 +153,9 @@ class Connection:
 def _no_handshake(spec: ServerSpec, seconds: float) -> str:
     if spec.transport == "stdio":
         return f"the server did not answer the handshake within {seconds:g} s"
-    try:
-        where = address_of(httpx2.URL(spec.url))[2]
-    except httpx2.InvalidURL:
-        where = "the server"
-    return f"{where} did not answer the handshake within {seconds:g} s"
+    from catalog_inspector.core.session.http_link import endpoint_words
+
+    return f"{endpoint_words(spec)} did not answer the handshake within {seconds:g} s"
 
 
 def _dump(model: Any) -> dict[str, Any]:
@@ -195,63 +188,10 @@ def _transport(
             on_exit=on_exit,
             sizes=sizes,
         )
-    if spec.transport == "sse":
-        return _sse(spec, limits, sizes, refused, faults, setup_timeout, auth)
-    metered = MeteredHTTPTransport(
-        httpx2.AsyncHTTPTransport(),
-        sizes,
-        cap=limits.max_page_bytes,
-        faults=refused,
-        auth=auth is not None,
-        params=params,
-    )
-    # The OAuth flow's own requests are built by the provider: the configured headers never go with them.
-    http = httpx2.AsyncClient(
-        headers=dict(spec.headers),
-        timeout=httpx2.Timeout(limits.request_timeout, read=max(limits.request_timeout, 300.0)),
-        transport=metered,
-        auth=auth,
-    )
-    return _with_client(
-        http, streamable_http_client(spec.url, http_client=http, max_sse_event_size=limits.max_page_bytes)
-    )
+    # Loaded for an HTTP server only: a stdio walk never imports httpx, the meter or the OAuth client.
+    from catalog_inspector.core.session.http_link import http_transport
 
-
-@asynccontextmanager
-async def _sse(
-    spec: ServerSpec,
-    limits: Limits,
-    sizes: ResponseSizes,
-    refused: RequestFaults,
-    faults: Faults,
-    setup_timeout: float,
-    auth: InspectorOAuth | None = None,
-) -> AsyncIterator[Any]:
-    events: deque[int] = deque()
-    cap = limits.max_page_bytes
-    metered = MeteredHTTPTransport(
-        httpx2.AsyncHTTPTransport(),
-        sizes,
-        events,
-        cap=cap,
-        faults=refused,
-        on_stream_fault=faults.report,
-        auth=auth is not None,
-    )
-    timeout = httpx2.Timeout(limits.request_timeout, read=limits.deadline)
-    async with (
-        httpx2.AsyncClient(headers=dict(spec.headers), timeout=timeout, transport=metered, auth=auth) as http,
-        legacy_sse_client(
-            spec.url, http, cap=cap, setup_timeout=setup_timeout, faults=refused, on_fault=faults.report
-        ) as (read, write),
-    ):
-        yield MeteredReadStream(read, events, sizes), write
-
-
-@asynccontextmanager
-async def _with_client(http: httpx2.AsyncClient, inner: AbstractAsyncContextManager[Any]) -> AsyncIterator[Any]:
-    async with http, inner as streams:
-        yield streams
+    return http_transport(spec, limits, sizes, refused, faults, setup_timeout, auth, params)
 
 
 async def _negotiate(session: ClientSession, spec: ServerSpec, log: ServerLog) -> None:
@@ -412,6 +352,8 @@ async def connect(
     clock = PausableClock(handshake)
     auth = None
     if oauth_applies(spec):
+        from catalog_inspector.core.oauth import InspectorOAuth  # an HTTP server's: loaded only for one
+
         auth = InspectorOAuth(spec, limits, hooks=oauth, report=faults.report, refused=refused, pause=clock.pause)
     body_error: BaseException | None = None
     try:

@@ -41,8 +41,8 @@ from typing import Any, TypeVar
 import mcp_types as types
 
 from catalog_inspector.core.transport.classify import INPUT_METHODS
-from catalog_inspector.core.transport.meter import WrappedReadStream
 from catalog_inspector.core.transport.sizes import RequestId
+from catalog_inspector.core.transport.streams import WrappedReadStream
 
 __all__ = ["CompletingReadStream"]
 

@@ -31,7 +31,8 @@ from mcp.shared.message import SessionMessage
 
 from catalog_inspector.core.errors import CatalogError, ErrorKind, make_error
 from catalog_inspector.core.redact import redacted_url
-from catalog_inspector.core.transport.classify import classify, http_status_error
+from catalog_inspector.core.transport.classify import classify
+from catalog_inspector.core.transport.http_faults import http_status_error
 from catalog_inspector.core.transport.sdk import request_within_origin, sse_within_origin
 from catalog_inspector.core.transport.sizes import RequestFaults
 from catalog_inspector.core.transport.wire import parse_message

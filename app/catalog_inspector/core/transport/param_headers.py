@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx2
 from mcp.shared.inbound import X_MCP_HEADER_KEY, find_invalid_x_mcp_header, mcp_param_headers, x_mcp_header_map
 
 from catalog_inspector.core.text import visible
+
+if TYPE_CHECKING:
+    import httpx2
 
 __all__ = ["HeaderScreen", "ParamHeaders"]
 
@@ -118,6 +120,8 @@ class ParamHeaders:
 
     def headers_for(self, request: httpx2.Request) -> dict[str, str]:
         """The headers a POST carrying a `tools/call` mirrors; {} for anything else."""
+        import httpx2  # loaded by whoever made the request; a stdio walk, which has ParamHeaders too, never loads it
+
         if not self.maps or request.method != "POST":
             return {}
         try:

@@ -10,7 +10,8 @@
   proposes only its newest version, and a client profile may pin another);
 - `request_within_origin` and `sse_within_origin` (`mcp.shared._httpx_utils`): the
   SDK's same-origin redirect rule for HTTP requests and event streams, which our
-  legacy SSE client follows so that it refuses exactly what the SDK's would;
+  legacy SSE client follows so that it refuses exactly what the SDK's would (imported when first asked for:
+  they stand on httpx, which a stdio walk never loads);
 - `validate_server_result` (`mcp_types.methods`), which `ClientSession.send_request` runs on
   every result: replaced, on import, by the same validation without the dump that the SDK's
   makes of the validated result and throws away (`serialize_server_result`). The dump was a
@@ -26,15 +27,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import UnionType
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import mcp_types as types
 from mcp.client._probe import negotiate_auto
 from mcp.client.session import ClientSession
-from mcp.shared._httpx_utils import request_within_origin, sse_within_origin
 from mcp.shared.exceptions import MCPError
 from mcp_types import methods as _methods
 from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from mcp.shared._httpx_utils import request_within_origin, sse_within_origin
 
 __all__ = [
     "DiscoverAttempt",
@@ -45,6 +48,18 @@ __all__ = [
     "sse_within_origin",
     "validate_server_result",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The SDK's HTTP helpers, imported when legacy SSE first asks: they stand on httpx, which a stdio walk never
+    loads (PEP 562). An SDK that moves them fails then, and in tests/core/test_sdk_boundary.py."""
+    if name in ("request_within_origin", "sse_within_origin"):
+        from mcp.shared import _httpx_utils
+
+        value = getattr(_httpx_utils, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # Taken now, not per result: an SDK that renames them fails here, on import, not on a walk's first page.
