@@ -95,11 +95,10 @@ def import_engine() -> None:
     from jsonschema import validators  # noqa: F401
 
     import catalog_inspector.core.oauth  # noqa: F401
-    import catalog_inspector.core.session  # noqa: F401  # the session worker: the SDK, its client and transports
-    import catalog_inspector.core.session.http_link  # noqa: F401  # what a CLI walk of a stdio server never loads
-    from catalog_inspector.core import transport
+    from catalog_inspector.core import session, transport  # the session worker: the SDK, its client and transports
     from catalog_inspector.core.faces import load_whole
 
+    session.load_http()  # what a CLI walk of a stdio server never loads
     load_whole(transport)  # its face loads on demand (for the CLI): here, all of it, off the GUI thread
     load_behind_first_frame()
 

@@ -20,6 +20,7 @@ from catalog_inspector.core.session.asking import (
 from catalog_inspector.core.session.completions import complete, offers_completions
 from catalog_inspector.core.session.connection import (
     Connection,
+    load_http,
 )
 from catalog_inspector.core.session.requests import (
     call_tool,
@@ -36,11 +37,12 @@ __all__ = [
     "AskingDesk",
     "Connection",
     "ResourceWatches",
-    "Stopped",
     "SessionWorker",
+    "Stopped",
     "call_tool",
     "complete",
     "get_prompt",
+    "load_http",
     "offers_completions",
     "read_resource",
 ]

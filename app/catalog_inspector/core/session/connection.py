@@ -54,7 +54,7 @@ from catalog_inspector.core.transport import (
 if TYPE_CHECKING:
     from catalog_inspector.core.oauth import InspectorOAuth, OAuthHooks
 
-__all__ = ["Connection", "Notification", "connect"]
+__all__ = ["Connection", "Notification", "connect", "load_http"]
 
 _RAW: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
 
@@ -285,6 +285,12 @@ async def _drain(subscription: Subscription, log: ServerLog) -> None:
             pass
     except SubscriptionLost as exc:
         log.append(f"[mcp-catalog-inspector] the list-change subscription ended: {exc}")
+
+
+def load_http() -> None:
+    """Import what a connection to an HTTP server needs (httpx, the meter, the OAuth client) now: the app does, off
+    its GUI thread. A command that walks a stdio server never does."""
+    import catalog_inspector.core.session.http_link  # noqa: F401
 
 
 @asynccontextmanager
