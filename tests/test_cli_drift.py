@@ -26,12 +26,19 @@ def snapshot_file(path: Path, *server: str) -> Path:
     return path
 
 
-@pytest.fixture
-def drift_pair(tmp_path: Path) -> tuple[Path, Path]:
-    """Two snapshots of the drifting demo server: its first walk and its second."""
-    state = str(tmp_path / "state.json")
-    old = snapshot_file(tmp_path / "old.json", *demo("drift", "--state", state))
-    new = snapshot_file(tmp_path / "new.json", *demo("drift", "--state", state))
+@pytest.fixture(scope="module")
+def drift_pair(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Two snapshots of the drifting demo server: its first walk and its second.
+
+    Made once for the module's tests, which only read them (edits go to copies: `edited_copy`); the files are
+    read-only, so a test that wrote one fails, unless it runs as root.
+    """
+    where = tmp_path_factory.mktemp("drift")
+    state = str(where / "state.json")
+    old = snapshot_file(where / "old.json", *demo("drift", "--state", state))
+    new = snapshot_file(where / "new.json", *demo("drift", "--state", state))
+    for path in (old, new):
+        path.chmod(0o444)
     return old, new
 
 

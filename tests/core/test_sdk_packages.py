@@ -10,7 +10,10 @@ import subprocess
 import sys
 import textwrap
 
-DEMO_SERVER = (sys.executable, "-m", "catalog_inspector.demo", "--mode", "many", "--tools", "30", "--page-size", "10")
+from tests.helpers import DEMO
+
+# The server is this worker's forked demo (`tests.helpers.DEMO`): the interpreter under test is the command's.
+DEMO_SERVER = (*DEMO, "--mode", "many", "--tools", "30", "--page-size", "10")
 # What a command must not import for a walk over stdio: the server side, what only `mcp.Client` needs, and HTTP
 # (httpx, the SDK's HTTP and OAuth clients, our meter, HTTP's fault classifier, the OAuth sign-in).
 NOT_FOR_A_WALK = ("mcp.server", "mcp.client.client", "mcp.client._memory", "uvicorn", "starlette")

@@ -45,7 +45,7 @@ from catalog_inspector.core.config import Limits, ServerSpec
 from catalog_inspector.core.errors import ErrorKind
 from catalog_inspector.runtime import ServerState, ServerSupervisor
 from catalog_inspector.ui.main_window import LOG_LINES, MainWindow
-from tests.helpers import alive, assert_all_gone, demo_spec, hostile_http, http_demo, pids_in
+from tests.helpers import DEMO, alive, assert_all_gone, demo_spec, hostile_http, http_demo, pids_in
 from tests.test_faults import CASES, STARTUP, TIMEOUT, Case
 from tests.ui.conftest import Harness, shown, wait_for
 from tests.ui.test_main_window import banner_text, names_in_tree, timeline
@@ -75,16 +75,18 @@ APP_CASES: dict[str, bool] = {
 
 # A stdio server that is the demo in `normal` mode for its first walks and the fault's mode from walk
 # `start` on. Every walk of the app is a new process (a refresh runs in a candidate session), so the
-# walks are counted in a file; `exec` keeps the pid the app recorded.
+# walks are counted in a file; `exec` keeps the pid the app recorded. The demo is `server` (JSON): this
+# worker's forked one (`tests.helpers.DEMO`), which runs the real one for a mode about its own process tree.
 SWITCH = """
-import os, sys
-counter, start, pidfile, *fault = sys.argv[1:]
+import json, os, sys
+counter, start, pidfile, server, *fault = sys.argv[1:]
 with open(counter, "a+") as walks:
     walks.seek(0)
     walk = len(walks.read())
     walks.write(".")
 mode = fault if walk >= int(start) else ["--mode", "normal"]
-os.execv(sys.executable, [sys.executable, "-m", "catalog_inspector.demo", *mode, "--pidfile", pidfile])
+command = json.loads(server)
+os.execv(command[0], [*command, *mode, "--pidfile", pidfile])
 """
 
 
@@ -213,7 +215,7 @@ def reach(case: Case, tmp: Path, good_first: bool) -> Iterator[tuple[ServerSpec,
     if how == "demo":
         pidfile = tmp / "pids"
         if good_first:
-            switch = ("-c", SWITCH, str(tmp / "walks"), "1", str(pidfile), "--mode", *words)
+            switch = ("-c", SWITCH, str(tmp / "walks"), "1", str(pidfile), json.dumps(DEMO), "--mode", *words)
             yield ServerSpec(name="faulty", command=sys.executable, args=switch), pidfile
         else:
             yield demo_spec(words[0], *words[1:], "--pidfile", str(pidfile), name="faulty"), pidfile
