@@ -94,12 +94,9 @@ def import_engine() -> None:
     import referencing.jsonschema  # noqa: F401
     from jsonschema import validators  # noqa: F401
 
-    import catalog_inspector.core.oauth  # noqa: F401
-    from catalog_inspector.core import session, transport  # the session worker: the SDK, its client and transports
-    from catalog_inspector.core.faces import load_whole
+    from catalog_inspector.core import session  # the session worker: the SDK, its client and transports
 
-    session.load_http()  # what a CLI walk of a stdio server never loads
-    load_whole(transport)  # its face loads on demand (for the CLI): here, all of it, off the GUI thread
+    session.load_http()  # the HTTP link, the OAuth client, all of the transport: a CLI walk over stdio loads none
     load_behind_first_frame()
 
 
@@ -107,9 +104,10 @@ def engine_unloaded() -> list[str]:
     """What a walk, call or sign-in would still import on the GUI thread: names of the transport face not loaded
     yet, and the HTTP link (empty once `import_engine` has run)."""
     from catalog_inspector.core import transport
+    from catalog_inspector.core.faces import unloaded
 
-    missing = [name for name in transport.__all__ if name not in vars(transport)]
-    return [*missing, *(["http_link"] if "catalog_inspector.core.session.http_link" not in sys.modules else [])]
+    http_link = "catalog_inspector.core.session.http_link"
+    return [*unloaded(transport), *(["http_link"] if http_link not in sys.modules else [])]
 
 
 class _FirstPaint(QObject):

@@ -288,9 +288,14 @@ async def _drain(subscription: Subscription, log: ServerLog) -> None:
 
 
 def load_http() -> None:
-    """Import what a connection to an HTTP server needs (httpx, the meter, the OAuth client) now: the app does, off
-    its GUI thread. A command that walks a stdio server never does."""
+    """Import now all that a connection of any kind may need: the HTTP link (httpx, the meter, legacy SSE, the OAuth
+    client) and every name of the transport's face. The app does, off its GUI thread; a command that walks a stdio
+    server never does (the face loads on demand)."""
     import catalog_inspector.core.session.http_link  # noqa: F401
+    from catalog_inspector.core import transport
+    from catalog_inspector.core.faces import load_whole
+
+    load_whole(transport)
 
 
 @asynccontextmanager

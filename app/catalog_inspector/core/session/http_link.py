@@ -1,7 +1,7 @@
 """Reaching a server over HTTP: Streamable HTTP and legacy SSE, metered and capped, signed in to with OAuth.
 
 `core.session.connection` imports this only for an HTTP server: httpx, the meter, legacy SSE and
-the OAuth client stay unloaded in a walk of a stdio server (a tenth of a command's imports).
+the OAuth client stay unloaded in a walk of a stdio server (~55 ms of a command's ~0.65 s of imports).
 """
 
 from __future__ import annotations
