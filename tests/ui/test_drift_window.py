@@ -356,13 +356,18 @@ def test_a_report_reaches_a_hidden_drift_tab_a_frame_later_and_a_drift_tab_broug
     assert presenter.report is not None and presenter.report.diff is not None and not presenter.report.diff.empty
     assert drift_rows(window) != before and pane.summary.text() == presenter.report.headline(with_pins=False)
     # The tab brought up while its report waits: shown with it, at its first paint.
-    at_show: list[tuple[bool, str]] = []
+    # (Its tokens come later, counted between events: the headline compared is the report's as it came.)
+    at_show: list[tuple[bool, str, str]] = []
+    shown: list[str] = []
 
     def bring_up() -> None:
         window.tabs.setCurrentWidget(pane)
-        at_show.append((pane.rendering_due, pane.summary.text()))
+        assert presenter.report is not None
+        shown.append(presenter.report.taken_at)
+        at_show.append((pane.rendering_due, pane.summary.text(), presenter.report.headline(with_pins=False)))
 
     presenter.drift.report_changed.connect(bring_up)
     accept_refresh(window, qtbot)
     report = presenter.report
-    assert report is not None and at_show == [(False, report.headline(with_pins=False))]
+    assert report is not None and shown == [report.taken_at], "the refresh's own report"
+    assert [(due, summary == headline) for due, summary, headline in at_show] == [(False, True)], at_show
