@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import gc
 import itertools
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import QWidget
 from catalog_inspector.core.config import demo_servers
 from catalog_inspector.runtime import ServerState
 from catalog_inspector.runtime.engine import ENGINE_MODULES, EngineGate
+from catalog_inspector.ui import preload
 from catalog_inspector.ui.startup import PROBE_ENV, PROBE_PREFIX, first_paint, load_engine
 from tests.helpers import Runtimes, assert_all_gone
 from tests.ui.conftest import wait_for
@@ -103,6 +105,7 @@ def test_the_main_window_is_painted_before_the_engine_is_imported_and_then_the_s
         assert first["late"] == [], "the window's first frame loaded what only a call, a check or a report needs"
         assert first["visible"] and first["rows"] == len(demo_servers(tmp_path))
         assert first["collecting"] is False, "the cycle collector rescanned the start-up's objects"
+        assert first["pyside_reads_ours"] is False, "PySide6 read the source of the window's modules"
         # The SDK's package bodies re-export its server and HTTP stacks: the engine needs neither, nor a walk.
         engine = app.wait_for("engine")
         assert engine["sdk"] == {"mcp": False, "mcp.client": False}
@@ -239,3 +242,70 @@ def test_what_the_window_imports_before_qt_has_no_qt_nor_the_engine_in_it() -> N
     assert imported
     assert not [name for name in modules if name.split(".")[0] in {"PySide6", "shiboken6", "qasync"}]
     assert not [name for name in ENGINE_MODULES if name in modules]
+
+
+def _imports_qt(tree: ast.Module) -> bool:
+    for node in ast.walk(tree):
+        names = (
+            [alias.name for alias in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module or ""]
+            if isinstance(node, ast.ImportFrom)
+            else []
+        )
+        if any(name.partition(".")[0] in {"PySide6", "shiboken6", "qasync"} for name in names):
+            return True
+    return False
+
+
+def test_every_module_of_ours_that_imports_qt_is_one_pyside_is_told_uses_it() -> None:
+    # PySide6 is told which of our modules use it instead of reading them (`ui.preload.without_pyside_reading_ours`):
+    # the answer by room must be True for every module that imports Qt (else a feature switch could pass it by).
+    package = Path(preload.__file__).resolve().parents[1]
+    imports_qt: dict[str, bool] = {}
+    for path in package.rglob("*.py"):
+        parts = path.relative_to(package.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        imports_qt[name] = _imports_qt(ast.parse(path.read_text(encoding="utf-8")))
+    assert sum(imports_qt.values()) > 60, "the walk found the window's modules"
+    assert [name for name, qt in imports_qt.items() if qt and not preload.uses_qt(name)] == []
+    assert preload.uses_qt("catalog_inspector.ui") and preload.uses_qt("catalog_inspector.runtime.supervisor")
+    assert not preload.uses_qt("catalog_inspector.core.catalog") and not preload.uses_qt("catalog_inspector.uix")
+
+
+PYSIDE_TOLD = """
+import json, sys, types
+import PySide6.QtCore
+from catalog_inspector.ui import preload
+feature = sys.modules["shibokensupport.feature"]
+read_before = preload.pyside_reads_ours()
+preload.without_pyside_reading_ours()
+preload.without_pyside_reading_ours()  # once is enough: not wrapped twice
+asked = feature._mod_uses_pyside
+inner = [cell.cell_contents for cell in asked.__closure__ if callable(cell.cell_contents)]
+# Modules with no source: the scan would say False for every one of them (it cannot read them).
+answers = {name: asked(types.ModuleType(name)) for name in (
+    "catalog_inspector.ui.nowhere", "catalog_inspector.core.nowhere", "json", "PySide6.QtNowhere", "somewhere_else")}
+from catalog_inspector.ui.widgets import labels  # after the hook: the package imported from is answered for
+print(json.dumps({
+    "before": read_before, "after": preload.pyside_reads_ours(), "wrapped_once": inner[0].__module__ != preload.__name__,
+    "answers": answers, "widgets": feature.pyside_feature_dict.get("catalog_inspector.ui.widgets"),
+}))
+"""
+
+
+def test_pyside_is_answered_for_our_modules_the_standard_library_and_itself_and_reads_the_rest() -> None:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    out = subprocess.run(
+        [sys.executable, "-c", PYSIDE_TOLD], capture_output=True, text=True, timeout=60, check=True, env=env
+    )
+    told = json.loads(out.stdout)
+    assert told["before"] is True and told["after"] is False and told["wrapped_once"] is True
+    assert told["answers"] == {
+        "catalog_inspector.ui.nowhere": True,  # by its room, not its (missing) source
+        "catalog_inspector.core.nowhere": False,
+        "json": False,
+        "PySide6.QtNowhere": True,
+        "somewhere_else": False,  # read as before: no source, no PySide6
+    }
+    assert told["widgets"] == 0, "a module of ours that uses Qt is one that uses PySide6 (0: no feature switched on)"

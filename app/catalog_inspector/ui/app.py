@@ -273,11 +273,13 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _run_qt(args: argparse.Namespace, started: Callable[[], None]) -> int:
-    from catalog_inspector.ui.preload import import_before_qt  # Qt-free, as this module's top
+    from catalog_inspector.ui.preload import import_before_qt, without_pyside_reading_ours  # Qt-free
 
     import_before_qt()
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
+
+    without_pyside_reading_ours()  # before the window's modules are imported
 
     from catalog_inspector.core.paths import APP_NAME
 
@@ -319,7 +321,7 @@ def _run_main_window(
     from catalog_inspector.runtime.engine import EngineGate
     from catalog_inspector.ui.loop import adopt_asyncgen_hooks, use_thread_pool
     from catalog_inspector.ui.main_window import MainWindow
-    from catalog_inspector.ui.preload import late_imported
+    from catalog_inspector.ui.preload import late_imported, pyside_reads_ours
     from catalog_inspector.ui.presenters import AppPresenter
     from catalog_inspector.ui.startup import (
         engine_imported,
@@ -363,6 +365,7 @@ def _run_main_window(
             "window",
             engine=engine_imported(),
             late=late_imported(),
+            pyside_reads_ours=pyside_reads_ours(),
             rows=rows,
             visible=window.isVisible(),
             collecting=gc.isenabled(),

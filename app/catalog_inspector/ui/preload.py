@@ -9,11 +9,22 @@ from __future__ import annotations
 import importlib
 import sys
 
-__all__ = ["BEFORE_QT", "BEHIND_FIRST_FRAME", "import_before_qt", "late_imported", "load_behind_first_frame"]
+__all__ = [
+    "BEFORE_QT",
+    "BEHIND_FIRST_FRAME",
+    "QT_ROOMS",
+    "import_before_qt",
+    "late_imported",
+    "load_behind_first_frame",
+    "pyside_reads_ours",
+    "uses_qt",
+    "without_pyside_reading_ours",
+]
 
 # What the window imports that has no Qt in it, imported before Qt: once PySide6 is in, its import hook reads
 # the source of every module imported after it, looking for "PySide6" (shiboken's `__feature__` support), and
-# the window's ~120 Qt-free modules and asyncio's ~30 cost about 40 ms of the first frame that way.
+# the window's ~120 Qt-free modules and asyncio's ~30 cost about 40 ms of the first frame that way. (Since then
+# `without_pyside_reading_ours` answers for ours and the standard library; the hook's own call per import remains.)
 BEFORE_QT = (
     "asyncio",
     "concurrent.futures",
@@ -36,6 +47,55 @@ BEFORE_QT = (
 # in `BEFORE_QT`, anything else is loaded when asked for, and the rest on the engine's thread behind the first frame
 # (`load_behind_first_frame`; the start-up probe reports what else was there at the first paint: `late_imported`).
 BEHIND_FIRST_FRAME = ("catalog_inspector.core.calls", "catalog_inspector.core.drift")
+
+
+# The app's rooms whose modules may import Qt; no other room's ever does (a layer test keeps `core` Qt-free).
+QT_ROOMS = ("catalog_inspector.ui", "catalog_inspector.runtime")
+_PACKAGE = "catalog_inspector"
+_PYSIDE = frozenset({"PySide6", "shiboken6"})
+
+
+def uses_qt(name: str) -> bool:
+    """Whether the app's module `name` may import Qt, by its room (`QT_ROOMS`)."""
+    return any(name == room or name.startswith(room + ".") for room in QT_ROOMS)
+
+
+def without_pyside_reading_ours() -> None:
+    """Once PySide6 is imported: answer its question "does this module use PySide6?" where the answer is known,
+    instead of its reading the module's source to find out.
+
+    Shiboken's `__feature__` support asks it of every module named by an import statement after PySide6, loaded
+    before or not (`shibokensupport.feature._mod_uses_pyside`: is the word "PySide6" in its source?): the window's
+    ~130 modules and the ~45 of the standard library they import cost 20-25 ms of the first frame that way on the
+    2-core machine. Known without reading: the app's own by their room (`uses_qt`), the standard library (it never
+    names PySide6) and PySide6's own; any other module is read as before. A PySide6 without that hook is left as it is.
+    """
+    feature = sys.modules.get("shibokensupport.feature")
+    read = getattr(feature, "_mod_uses_pyside", None)
+    if read is None or not pyside_reads_ours():
+        return
+
+    def uses_pyside(module: object) -> bool:
+        name = getattr(module, "__name__", None)
+        if not isinstance(name, str):
+            return bool(read(module))
+        top = name.partition(".")[0]
+        if top == _PACKAGE:
+            return uses_qt(name)
+        if top in _PYSIDE:
+            return True
+        if top in sys.stdlib_module_names:
+            return False
+        return bool(read(module))
+
+    feature._mod_uses_pyside = uses_pyside  # type: ignore[union-attr]
+
+
+def pyside_reads_ours() -> bool:
+    """Whether PySide6's import hook reads the source of the app's modules as they are imported: False once
+    `without_pyside_reading_ours` answers for them, and when there is no such hook (PySide6 not imported yet)."""
+    read = getattr(sys.modules.get("shibokensupport.feature"), "_mod_uses_pyside", None)
+    return read is not None and getattr(read, "__module__", None) != __name__
 
 
 def import_before_qt() -> None:
