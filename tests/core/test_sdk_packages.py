@@ -48,12 +48,17 @@ def test_a_walk_over_stdio_runs_neither_body_nor_imports_the_server_side_or_http
         from catalog_inspector.core.sdk_packages import deferred
         code = main(["snapshot", "--out", sys.argv[1], "--", *sys.argv[2:]])
         imported = sorted(m for m in %r if m in sys.modules)
+        from catalog_inspector.core import session
+        left = session.http_unloaded()  # what the app loads behind its window, and then says is left: nothing
+        session.load_http()
+        left_after = session.http_unloaded()
         # Once httpx is loaded (by an HTTP server's walk), the face's classifier knows its exceptions.
         import httpx2
         from catalog_inspector.core.transport import classify
         request = httpx2.Request("POST", "http://localhost:9/mcp")
         error = classify(ExceptionGroup("walk", [httpx2.ConnectTimeout("", request=request)]), 2)
         print(json.dumps({"code": code, "deferred": [deferred("mcp"), deferred("mcp.client")], "imported": imported,
+                          "left": ["http_link" in left, "MeteredHTTPTransport" in left, left_after],
                           "http": [error.kind.value, error.info.message, error.info.page, error.info.details]}))
         """
         % (NOT_FOR_A_WALK + NO_HTTP,),
@@ -64,6 +69,7 @@ def test_a_walk_over_stdio_runs_neither_body_nor_imports_the_server_side_or_http
         "code": 0,
         "deferred": [True, True],
         "imported": [],
+        "left": [True, True, []],
         "http": [
             "connection",
             "localhost:9: connecting timed out (no answer: is the host reachable?)",

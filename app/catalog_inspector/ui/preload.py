@@ -71,10 +71,10 @@ def without_pyside_reading_ours() -> None:
     standard library (it never names PySide6) and PySide6's own; any other module is read as before. A PySide6
     without that hook is left as it is.
     """
-    feature = sys.modules.get("shibokensupport.feature")
-    read = getattr(feature, "_mod_uses_pyside", None)
-    if read is None or not pyside_reads_ours():
+    if not pyside_reads_ours():
         return
+    hook = vars(sys.modules["shibokensupport.feature"])  # a private name of PySide6's, set where it is looked up
+    read = hook["_mod_uses_pyside"]
 
     def uses_pyside(module: object) -> bool:
         name = getattr(module, "__name__", None)
@@ -89,7 +89,7 @@ def without_pyside_reading_ours() -> None:
             return False
         return bool(read(module))
 
-    feature._mod_uses_pyside = uses_pyside  # type: ignore[union-attr]
+    hook["_mod_uses_pyside"] = uses_pyside
 
 
 def pyside_reads_ours() -> bool:

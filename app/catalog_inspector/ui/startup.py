@@ -101,13 +101,11 @@ def import_engine() -> None:
 
 
 def engine_unloaded() -> list[str]:
-    """What a walk, call or sign-in would still import on the GUI thread: names of the transport face not loaded
-    yet, and the HTTP link (empty once `import_engine` has run)."""
-    from catalog_inspector.core import transport
-    from catalog_inspector.core.faces import unloaded
+    """What a walk, call or sign-in would still import on the GUI thread (`core.session.http_unloaded`): empty once
+    `import_engine` has run."""
+    from catalog_inspector.core import session
 
-    http_link = "catalog_inspector.core.session.http_link"
-    return [*unloaded(transport), *(["http_link"] if http_link not in sys.modules else [])]
+    return session.http_unloaded()
 
 
 class _FirstPaint(QObject):

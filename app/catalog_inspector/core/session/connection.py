@@ -11,6 +11,7 @@ its per-version validation of the response shape.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
@@ -54,7 +55,7 @@ from catalog_inspector.core.transport import (
 if TYPE_CHECKING:
     from catalog_inspector.core.oauth import InspectorOAuth, OAuthHooks
 
-__all__ = ["Connection", "Notification", "connect", "load_http"]
+__all__ = ["Connection", "Notification", "connect", "http_unloaded", "load_http"]
 
 _RAW: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
 
@@ -287,6 +288,9 @@ async def _drain(subscription: Subscription, log: ServerLog) -> None:
         log.append(f"[mcp-catalog-inspector] the list-change subscription ended: {exc}")
 
 
+_HTTP_LINK = "catalog_inspector.core.session.http_link"
+
+
 def load_http() -> None:
     """Import now all that a connection of any kind may need: the HTTP link (httpx, the meter, legacy SSE, the OAuth
     client) and every name of the transport's face. The app does, off its GUI thread; a command that walks a stdio
@@ -296,6 +300,15 @@ def load_http() -> None:
     from catalog_inspector.core.faces import load_whole
 
     load_whole(transport)
+
+
+def http_unloaded() -> list[str]:
+    """What `load_http` would still import: the transport face's names not loaded yet, and `http_link` (empty once
+    it ran)."""
+    from catalog_inspector.core import transport
+    from catalog_inspector.core.faces import unloaded
+
+    return [*unloaded(transport), *(["http_link"] if _HTTP_LINK not in sys.modules else [])]
 
 
 @asynccontextmanager
